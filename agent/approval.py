@@ -1,0 +1,64 @@
+"""Questions for the person go through an injected Approver.
+
+The TUI answers with a modal, line mode with a prompt, headless with a policy that
+never waits. Which actions need asking depends on the approval mode.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class Mode(enum.StrEnum):
+    PLAN = "plan"  # read only: no edits, only safe commands
+    ASK = "ask"  # every edit and every unsafe command asks
+    AUTO_EDIT = "auto-edit"  # edits and commands run in the sandbox; applying to the repo asks
+    FULL_AUTO = "full-auto"  # nothing asks
+    FAIL = "fail"  # headless: anything `ask` would ask about ends the run (exit 4)
+
+
+class Action(enum.StrEnum):
+    EDIT = "edit"  # a change to a file in the sandbox workspace
+    COMMAND = "command"  # a shell command not on the safe list
+    APPLY = "apply"  # writing the sandbox's diff to the person's working tree
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    request_id: str
+    action: Action
+    summary: str  # one line: "edit src/app.py", "run `make deploy`"
+    diff: str = ""
+    command: str = ""
+    path: str = ""
+
+
+class Verdict(enum.StrEnum):
+    APPROVE = "approve"
+    REJECT = "reject"
+    ALWAYS = "always"  # approve, and do not ask again for this kind of action this session
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: Verdict
+    reason: str = ""  # a rejection reason goes back to the model
+
+    @property
+    def approved(self) -> bool:
+        return self.verdict is not Verdict.REJECT
+
+
+class Approver(Protocol):
+    async def decide(self, request: ApprovalRequest) -> Decision: ...
+
+
+def needs_asking(mode: Mode, action: Action) -> bool:
+    """Whether `mode` asks the person (or, for FAIL, stops) before `action`."""
+    if mode is Mode.FULL_AUTO:
+        return False
+    if mode is Mode.AUTO_EDIT:
+        return action is Action.APPLY
+    return True  # ASK, FAIL; PLAN refuses edits before asking (see loop)

@@ -1,0 +1,129 @@
+"""Entry point `kiln`. Parses arguments, then imports only the module that does the work.
+
+Handlers are named as "module:function" and imported lazily so `kiln --help` and the
+TUI's first frame never pay for the docker SDK, httpx or Textual they do not use.
+Each handler takes the parsed namespace and returns an exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+from agent.errors import KilnError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _model_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repo", default=".", help="the git repository to work on (default: .)")
+    p.add_argument("--base-url", help="OpenAI-compatible or Anthropic base URL (KILN_BASE_URL)")
+    p.add_argument("--model", help="model name at that server (KILN_MODEL)")
+    p.add_argument("--provider", choices=["openai", "anthropic"], help="wire protocol")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kiln", description="A terminal coding agent that works in a sandbox."
+    )
+    _model_flags(parser)
+    parser.add_argument("--resume", nargs="?", const="last", metavar="ID", help="reopen a session")
+    parser.add_argument("--mode", choices=["plan", "ask", "auto-edit", "full-auto"])
+    parser.set_defaults(handler="tui.app:main")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run one task headless and exit")
+    _model_flags(run)
+    run.add_argument("task", help="what to do, in plain words")
+    run.add_argument("--approval", choices=["auto-edit", "full-auto", "fail"], default="auto-edit")
+    run.add_argument("--apply", action="store_true", help="write the final diff to the repository")
+    run.add_argument("--patch-out", metavar="FILE", help="write the final diff to FILE")
+    run.add_argument("--max-steps", type=int)
+    run.add_argument("--budget-usd", type=float)
+    run.add_argument("--timeout", type=float, help="wall-clock limit in seconds")
+    run.add_argument("--output-format", choices=["text", "json", "stream-json"], default="text")
+    run.add_argument("--test-command", help="the command that runs the tests")
+    run.set_defaults(handler="agent.headless:main")
+
+    chat = sub.add_parser("chat", help="interactive session")
+    _model_flags(chat)
+    chat.add_argument(
+        "--plain", action="store_true", help="line mode instead of the full-screen app"
+    )
+    chat.add_argument("--resume", nargs="?", const="last", metavar="ID")
+    chat.add_argument("--mode", choices=["plan", "ask", "auto-edit", "full-auto"])
+    chat.set_defaults(handler="tui.chat:main")
+
+    models = sub.add_parser("models", help="list model profiles and local servers")
+    _model_flags(models)
+    models.set_defaults(handler="agent.llm.discovery:main")
+
+    config = sub.add_parser("config", help="show the effective settings")
+    config.add_argument("action", choices=["show"])
+    _model_flags(config)
+    config.set_defaults(handler="agent.config_cli:main")
+
+    sessions = sub.add_parser("sessions", help="stored sessions")
+    sessions.add_argument("action", choices=["list", "show", "export"])
+    sessions.add_argument("id", nargs="?")
+    sessions.set_defaults(handler="agent.store_cli:main")
+
+    scripted = sub.add_parser("serve-scripted", help="serve a scripted model on 127.0.0.1")
+    scripted.add_argument("script", help="a JSON script of turns")
+    scripted.add_argument("--port", type=int, default=0)
+    scripted.set_defaults(handler="agent.llm.scripted_server:main")
+
+    sandbox = sub.add_parser("sandbox", help="the sandbox: doctor, run, build, bootstrap, prune")
+    sandbox.set_defaults(handler="sandbox.cli:main")
+    sandbox_sub = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
+    sandbox_sub.add_parser("doctor", help="check the engine, the image and a container")
+    srun = sandbox_sub.add_parser("run", help="run one command in a fresh sandbox over a copy")
+    srun.add_argument("--repo", default=".")
+    srun.add_argument("--timeout", type=float, default=120.0)
+    srun.add_argument("--backend", choices=["docker", "bwrap", "auto"])
+    srun.add_argument("cmd", nargs=argparse.REMAINDER)
+    build = sandbox_sub.add_parser("build", help="build the sandbox image from a Dockerfile")
+    build.add_argument("--base", help="base image for the default Dockerfile")
+    build.add_argument("--repo", default=".")
+    build.add_argument("--tag")
+    boot = sandbox_sub.add_parser("bootstrap", help="build a base image with no registry")
+    boot.add_argument("--tag")
+    boot.add_argument("--suite", default="bookworm")
+    sandbox_sub.add_parser("prune", help="remove sandboxes left behind by a crash")
+
+    local = sub.add_parser("local", help="the embedded local model")
+    local.set_defaults(handler="agent.local.cli:main")
+    local_sub = local.add_subparsers(dest="local_command", metavar="ACTION", required=True)
+    install = local_sub.add_parser("install", help="install the runtime and the weights")
+    install.add_argument(
+        "--model",
+        default="qwen2.5-coder-1.5b",
+        choices=["qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b"],
+    )
+    serve = local_sub.add_parser("serve", help="start the local server")
+    serve.add_argument(
+        "--model", default=None, choices=["qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b"]
+    )
+    local_sub.add_parser("status", help="is the local server running?")
+    local_sub.add_parser("stop", help="stop the local server")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _build_parser().parse_args(argv)
+    module_name, _, func_name = args.handler.partition(":")
+    try:
+        handler: Handler = getattr(importlib.import_module(module_name), func_name)
+        return handler(args)
+    except KilnError as exc:
+        print(f"kiln: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("kiln: interrupted.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""One typed settings model: defaults < repo `.kiln.toml` < XDG `config.toml` < KILN_* env < flags.
+
+Every value remembers where it came from, so `kiln config show` can say so. A bad file
+gets one sentence naming the file, the key and what is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent import paths
+from agent.errors import ConfigError
+from agent.llm.base import ModelProfile, Prices
+from sandbox.base import SandboxConfig
+
+
+@dataclass(frozen=True)
+class TestsSettings:
+    command: str = ""  # empty: detect pytest, unittest, npm test, go test, cargo test, make test
+    run_after_edits: bool = True
+    timeout_s: float = 600.0
+    max_finish_refusals: int = 3  # `finish` while tests fail is answered this many times
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_steps: int = 50
+    max_tool_calls: int = 200
+    max_tokens: int = 0  # 0: no token budget
+    budget_usd: float = 0.0  # 0: no dollar budget
+    timeout_s: float = 0.0  # wall clock; 0: none
+    repeat_limit: int = 4  # the same call this many times in a row stops the run
+    format_error_limit: int = 3
+
+
+@dataclass(frozen=True)
+class UiSettings:
+    theme: str = "kiln-dark"
+    mode: str = "ask"
+
+
+@dataclass(frozen=True)
+class Settings:
+    models: dict[str, ModelProfile] = field(default_factory=dict)
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    tests: TestsSettings = field(default_factory=TestsSettings)
+    limits: Limits = field(default_factory=Limits)
+    ui: UiSettings = field(default_factory=UiSettings)
+    # dotted key -> where its value came from ("default", a file path, "env KILN_X", "flag")
+    sources: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def main_model(self) -> ModelProfile | None:
+        return self.models.get("main")
+
+
+# Environment variables and the dotted keys they set.
+ENV_KEYS = {
+    "KILN_BASE_URL": "models.main.base_url",
+    "KILN_MODEL": "models.main.model",
+    "KILN_PROVIDER": "models.main.provider",
+    "KILN_API_KEY_ENV": "models.main.api_key_env",
+    "KILN_SANDBOX": "sandbox.backend",
+    "KILN_IMAGE": "sandbox.image",
+    "KILN_TEST_COMMAND": "tests.command",
+    "KILN_MAX_STEPS": "limits.max_steps",
+    "KILN_BUDGET_USD": "limits.budget_usd",
+    "KILN_THEME": "ui.theme",
+}
+
+_SECTIONS: dict[str, type] = {
+    "sandbox": SandboxConfig,
+    "tests": TestsSettings,
+    "limits": Limits,
+    "ui": UiSettings,
+}
+
+
+def load_settings(
+    repo: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    env: dict[str, str] | None = None,
+) -> Settings:
+    """Merge every layer. `overrides` are dotted keys from flags, e.g. {"models.main.model": "x"}."""
+    env = dict(os.environ) if env is None else env
+    raw: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    layers: list[tuple[str, dict[str, Any]]] = []
+    if repo is not None and (repo / ".kiln.toml").is_file():
+        layers.append((str(repo / ".kiln.toml"), _read_toml(repo / ".kiln.toml")))
+    user_file = paths.user_config_file()
+    if user_file.is_file():
+        layers.append((str(user_file), _read_toml(user_file)))
+    env_layer = {key: env[var] for var, key in ENV_KEYS.items() if env.get(var)}
+    for source, data in layers:
+        _merge(raw, _flatten(data), sources, source)
+    for var, key in ENV_KEYS.items():
+        if key in env_layer:
+            _merge(raw, {key: env_layer[key]}, sources, f"env {var}")
+    _merge(raw, dict(overrides or {}), sources, "flag")
+    return _build(raw, sources)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML ({exc}); fix or remove it.") from None
+    except OSError as exc:
+        raise ConfigError(
+            f"{path} cannot be read ({exc.strerror}); check its permissions."
+        ) from None
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        # [models.main] and [models.main.prices] are tables of fields; keep going down.
+        if isinstance(value, dict) and not (dotted.startswith("sandbox.env")):
+            flat.update(_flatten(value, dotted + "."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def _merge(
+    raw: dict[str, Any], layer: dict[str, Any], sources: dict[str, str], source: str
+) -> None:
+    for key, value in layer.items():
+        raw[key] = value
+        sources[key] = source
+
+
+def _build(raw: dict[str, Any], sources: dict[str, str]) -> Settings:
+    sections: dict[str, dict[str, Any]] = {name: {} for name in _SECTIONS}
+    models: dict[str, dict[str, Any]] = {}
+    for key, value in raw.items():
+        head, _, rest = key.partition(".")
+        if head == "models":
+            name, _, field_name = rest.partition(".")
+            if not name or not field_name:
+                raise _bad_key(key, sources, "a model needs a name, as in [models.main]")
+            models.setdefault(name, {})[field_name] = value
+        elif head in _SECTIONS and rest:
+            sections[head][rest] = value
+        else:
+            raise _bad_key(key, sources, "kiln has no such setting (see `kiln config show`)")
+    built = {name: _coerce(cls, sections[name], name, sources) for name, cls in _SECTIONS.items()}
+    profiles = {name: _profile(name, values, sources) for name, values in models.items()}
+    return Settings(models=profiles, sources=sources, **built)
+
+
+def _profile(name: str, values: dict[str, Any], sources: dict[str, str]) -> ModelProfile:
+    price_values = {
+        k.removeprefix("prices."): v for k, v in values.items() if k.startswith("prices.")
+    }
+    plain = {k: v for k, v in values.items() if not k.startswith("prices.")}
+    prices = _coerce(Prices, price_values, f"models.{name}.prices", sources)
+    profile = _coerce(ModelProfile, plain, f"models.{name}", sources)
+    return dataclasses.replace(profile, prices=prices)
+
+
+def _coerce(cls: type, values: dict[str, Any], section: str, sources: dict[str, str]) -> Any:
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, value in values.items():
+        dotted = f"{section}.{key}"
+        if key not in fields:
+            raise _bad_key(dotted, sources, "kiln has no such setting (see `kiln config show`)")
+        default = getattr(cls(), key)
+        kwargs[key] = _convert(value, default, dotted, sources)
+    return cls(**kwargs)
+
+
+def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> Any:
+    try:
+        if isinstance(default, bool):
+            if isinstance(value, str):
+                if value.lower() in ("1", "true", "yes", "on"):
+                    return True
+                if value.lower() in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError(value)
+            return bool(value)
+        if isinstance(default, int) and not isinstance(value, bool):
+            return int(value)
+        if isinstance(default, float) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(default, dict):
+            if not isinstance(value, dict):
+                raise ValueError(value)
+            return {str(k): str(v) for k, v in value.items()}
+        if isinstance(default, Path) or dotted.endswith("state_dir"):
+            return Path(value) if value else None
+        if default is None or isinstance(default, str):
+            return str(value)
+    except (TypeError, ValueError):
+        pass
+    raise _bad_key(dotted, sources, f"{value!r} should be a {type(default).__name__}")
+
+
+def _bad_key(key: str, sources: dict[str, str], what: str) -> ConfigError:
+    where = sources.get(key, "settings")
+    return ConfigError(f"{where}: `{key}`: {what}.")
+
+
+def describe(settings: Settings) -> list[tuple[str, Any, str]]:
+    """(dotted key, value, source) for every effective setting, for `kiln config show`."""
+    rows: list[tuple[str, Any, str]] = []
+    for name in _SECTIONS:
+        for f in dataclasses.fields(getattr(settings, name)):
+            key = f"{name}.{f.name}"
+            rows.append(
+                (
+                    key,
+                    getattr(getattr(settings, name), f.name),
+                    settings.sources.get(key, "default"),
+                )
+            )
+    for model_name, profile in settings.models.items():
+        for f in dataclasses.fields(profile):
+            key = f"models.{model_name}.{f.name}"
+            value = getattr(profile, f.name)
+            if isinstance(value, Prices):
+                for pf in dataclasses.fields(value):
+                    pkey = f"{key}.{pf.name}"
+                    rows.append(
+                        (pkey, getattr(value, pf.name), settings.sources.get(pkey, "default"))
+                    )
+                continue
+            rows.append((key, value, settings.sources.get(key, "default")))
+    return rows

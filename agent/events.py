@@ -1,0 +1,246 @@
+"""The one event stream every front end consumes.
+
+The loop yields these frozen dataclasses; the TUI, line mode, headless
+`--output-format stream-json`, the session store and the tests all read the same
+stream, so the front ends cannot drift apart. `to_dict()` is the JSON shape.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Phase(enum.StrEnum):
+    PLAN = "plan"
+    EDIT = "edit"
+    TEST = "test"
+    CORRECT = "correct"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class StopReason(enum.StrEnum):
+    """Why a run ended. Every stop has exactly one of these."""
+
+    DONE = "done"
+    TESTS_STILL_FAILING = "tests_still_failing"
+    MAX_STEPS = "max_steps"
+    MAX_TOOL_CALLS = "max_tool_calls"
+    TOKEN_BUDGET = "token_budget"
+    DOLLAR_BUDGET = "dollar_budget"
+    WALL_CLOCK = "wall_clock"
+    REPEATED_CALL = "repeated_call"
+    FORMAT_ERRORS = "format_errors"
+    APPROVAL_NEEDED = "approval_needed"
+    MODEL_ERROR = "model_error"
+    SANDBOX_ERROR = "sandbox_error"
+    CANCELLED = "cancelled"
+    NO_ACTION = "no_action"  # the model answered without a tool call and did not finish
+
+
+class PlanStatus(enum.StrEnum):
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts. `uncached_input` excludes cache reads and cache writes."""
+
+    uncached_input: int = 0
+    cached_input: int = 0
+    cache_write: int = 0
+    output: int = 0
+
+    @property
+    def prompt_total(self) -> int:
+        return self.uncached_input + self.cached_input + self.cache_write
+
+    @property
+    def cache_hit_ratio(self) -> float:
+        total = self.prompt_total
+        return self.cached_input / total if total else 0.0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.uncached_input + other.uncached_input,
+            self.cached_input + other.cached_input,
+            self.cache_write + other.cache_write,
+            self.output + other.output,
+        )
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    title: str
+    status: PlanStatus = PlanStatus.PENDING
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class; `kind` is the JSON discriminator."""
+
+    @property
+    def kind(self) -> str:
+        name = type(self).__name__
+        return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, **_jsonable(dataclasses.asdict(self))}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+@dataclass(frozen=True)
+class SessionStarted(Event):
+    session_id: str
+    repo: str
+    task: str
+    model: str
+    mode: str
+
+
+@dataclass(frozen=True)
+class PhaseChanged(Event):
+    phase: Phase
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    step: int
+
+
+@dataclass(frozen=True)
+class TextDelta(Event):
+    text: str
+
+
+@dataclass(frozen=True)
+class ReasoningDelta(Event):
+    text: str
+
+
+@dataclass(frozen=True)
+class AssistantMessage(Event):
+    """The model's whole reply text for one turn, once streaming ended."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallStarted(Event):
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    recovered_from_text: bool = False
+
+
+@dataclass(frozen=True)
+class ToolCallFinished(Event):
+    call_id: str
+    name: str
+    ok: bool
+    output: str
+    duration_s: float
+    exit_code: int | None = None
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class ApprovalRequested(Event):
+    request_id: str
+    action: str  # "edit" | "command" | "apply"
+    summary: str
+    diff: str = ""
+    command: str = ""
+
+
+@dataclass(frozen=True)
+class ApprovalResolved(Event):
+    request_id: str
+    decision: str  # "approve" | "reject" | "always"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class PlanUpdated(Event):
+    steps: tuple[PlanStep, ...]
+
+
+@dataclass(frozen=True)
+class FilesChanged(Event):
+    """The workspace's changed paths relative to the start, after a step."""
+
+    paths: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TestsRan(Event):
+    command: str
+    passed: int
+    failed: int
+    errors: int
+    exit_code: int
+    failing: tuple[str, ...] = ()
+    digest: str = ""
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class UsageUpdated(Event):
+    """Cumulative usage of the session; `estimated` while tokens still stream."""
+
+    total: Usage
+    last: Usage
+    cost_usd: float
+    estimated: bool = False
+    ttft_s: float | None = None
+    duration_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Checkpointed(Event):
+    ref: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    """Something worth showing that is not an error (recovered calls, retries...)."""
+
+    message: str
+    level: str = "info"
+
+
+@dataclass(frozen=True)
+class ErrorEvent(Event):
+    message: str
+    recoverable: bool = True
+
+    @property
+    def kind(self) -> str:
+        return "error"
+
+
+@dataclass(frozen=True)
+class Finished(Event):
+    status: str  # "done" | "failed" | "limit" | "cancelled" | "error"
+    stop_reason: StopReason
+    summary: str = ""
+    steps: int = 0
+    tool_calls: int = 0
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float = 0.0
+    duration_s: float = 0.0

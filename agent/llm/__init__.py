@@ -1,0 +1,1 @@
+"""Model backends. `base.py` holds the protocol and the neutral message types."""

@@ -1,0 +1,41 @@
+"""XDG locations for kiln's config, data, state and cache (created 0o700 on demand)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    value = os.environ.get(var)
+    base = Path(value) if value else Path.home() / fallback
+    return base / "kiln"
+
+
+def _ensure(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
+
+
+def config_dir() -> Path:
+    return _xdg("XDG_CONFIG_HOME", ".config")
+
+
+def data_dir() -> Path:
+    return _ensure(_xdg("XDG_DATA_HOME", ".local/share"))
+
+
+def state_dir() -> Path:
+    return _ensure(_xdg("XDG_STATE_HOME", ".local/state"))
+
+
+def cache_dir() -> Path:
+    return _ensure(_xdg("XDG_CACHE_HOME", ".cache"))
+
+
+def user_config_file() -> Path:
+    return config_dir() / "config.toml"
+
+
+def user_themes_dir() -> Path:
+    return config_dir() / "themes"

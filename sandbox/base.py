@@ -1,0 +1,83 @@
+"""The Sandbox protocol, its settings, and what `exec` returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+
+class SandboxError(Exception):
+    """A sandbox problem the person can act on; the message is one sentence saying what to do."""
+
+
+class SandboxGone(SandboxError):
+    """The container (or process jail) disappeared from under us mid-session."""
+
+
+DEFAULT_IMAGE = "kiln-sandbox:latest"
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    """Limits and choices for one sandbox; agent.config fills it from settings."""
+
+    backend: str = "docker"  # "docker" | "bwrap" | "auto"
+    image: str = DEFAULT_IMAGE
+    dockerfile: str | None = None  # a repository may name its own, relative to its root
+    network: bool = False
+    memory: str = "2g"
+    cpus: float = 2.0
+    pids_limit: int = 512
+    output_cap_bytes: int = 10 * 1024
+    default_timeout_s: float = 120.0
+    env: dict[str, str] = field(default_factory=dict)  # extra variables, nothing inherited
+    state_dir: Path | None = None  # where workspaces, outputs and checkpoints live
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    exit_code: int
+    output: str  # stdout+stderr interleaved, capped head+tail at output_cap_bytes
+    total_bytes: int  # size of the whole output before capping
+    duration_s: float
+    timed_out: bool = False
+    truncated: bool = False
+    full_output_path: str | None = None  # the whole output, for paging, when truncated
+    oom_killed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.timed_out
+
+
+@runtime_checkable
+class Sandbox(Protocol):
+    """A writable view of one repository, isolated from the host.
+
+    Paths given to read_file/write_file are relative to the workspace root.
+    """
+
+    repo: Path
+
+    async def start(self) -> None: ...
+
+    async def exec(
+        self, cmd: str, *, timeout: float | None = None, cwd: str | None = None
+    ) -> ExecResult: ...
+
+    async def read_file(self, path: str) -> bytes: ...
+
+    async def write_file(self, path: str, data: bytes) -> None: ...
+
+    async def diff(self) -> str:
+        """Binary-safe git diff of the workspace against the starting state."""
+        ...
+
+    async def changed_files(self) -> list[str]: ...
+
+    async def checkpoint(self, label: str) -> str: ...
+
+    async def restore(self, ref: str) -> None: ...
+
+    async def close(self) -> None: ...

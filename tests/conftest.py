@@ -1,0 +1,74 @@
+"""Shared fixtures. Docker tests use the real engine; with CI=true a missing engine fails."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_xdg(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test gets its own config/data/state dirs so nothing leaks between tests."""
+    base = tmp_path_factory.mktemp("xdg")
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(var, str(base / var.lower()))
+    for var in list(os.environ):
+        if var.startswith("KILN_"):
+            monkeypatch.delenv(var)
+
+
+def docker_unavailable_reason() -> str | None:
+    try:
+        import docker
+
+        client = docker.from_env(timeout=5)
+        client.ping()
+    except Exception as exc:  # any failure means "no engine" here
+        return f"Docker engine not reachable: {exc}"
+    from sandbox.base import DEFAULT_IMAGE
+
+    try:
+        client.images.get(DEFAULT_IMAGE)
+    except Exception:
+        return f"sandbox image {DEFAULT_IMAGE} missing: run `kiln sandbox bootstrap`"
+    return None
+
+
+@pytest.fixture(scope="session")
+def docker_ready() -> None:
+    """Depend on this in every test that needs Docker: skip locally, fail in CI."""
+    reason = docker_unavailable_reason()
+    if reason:
+        if IN_CI:
+            pytest.fail(f"CI=true and Docker is required: {reason}")
+        pytest.skip(reason)
+
+
+def make_git_repo(path: Path, files: dict[str, str | bytes]) -> Path:
+    """A real git repository with one commit holding `files`."""
+    path.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content)
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@e",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@e",
+    }
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=path, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "initial"], cwd=path, check=True, env=env)
+    return path
