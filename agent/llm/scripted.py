@@ -1,0 +1,355 @@
+"""A scripted model: a real HTTP server on 127.0.0.1 that replays turns.
+
+It speaks the OpenAI chat-completions API (`POST /v1/chat/completions`, streaming and not,
+`GET /v1/models`) and the Anthropic Messages API (`POST /v1/messages`), so every backend
+is tested over real sockets with real SSE. Tests and `kiln serve-scripted` use it:
+
+    with ScriptedServer([{"text": "hi"}]) as server:
+        client = OpenAICompatClient(ModelProfile(base_url=server.base_url, model="m"))
+        ...
+        assert server.requests[0].body["stream"] is True
+
+Script format (JSON file, or the same shape as Python objects: a list of turns is enough)::
+
+    {
+      "model": "scripted-model",          # the id /v1/models reports (optional)
+      "loop": false,                      # start over after the last turn (optional)
+      "quirks": ["no_usage", ...],        # server quirks, see below (optional)
+      "turns": [
+        {"text": "Let me look.",
+         "reasoning": "thinking...",                         # reasoning_content / thinking
+         "tool_calls": [{"name": "read_file", "arguments": {"path": "a.py"}}],
+         "text_tool_call": "fenced",     # write the calls into the text instead:
+                                         #  fenced | tags | bare | function_parameters
+         "fault": "429",                 # or a list, one fault per request
+         "retry_after": 1,               # seconds (or an HTTP date) for 429
+         "delay_s": 2.0}                 # first-token delay for slow_first_token
+      ]
+    }
+
+Faults: `"429"` (Retry-After header), `"500"`, `"cut"` (the stream stops half-way and the
+connection is dropped), `"malformed_json"` (the first tool call's arguments are broken
+JSON; a turn without tool calls gets a `data:` line that is not JSON), `"invalid_tool_args"`
+(the first tool call is sent with `{}` as arguments), `"slow_first_token"` (waits
+`delay_s` after the headers; the server notices when the client hangs up meanwhile).
+
+Turn accounting: a turn is consumed only by a clean, complete reply. Each fault uses up
+one request, and the SAME turn is served again on the next request (so a client's retry,
+or the loop's correction after a format problem, gets the clean turn). A slow first token
+that is waited out counts as clean. When the script is exhausted the server answers 400.
+
+Quirks (real servers differ): `no_usage` (never send usage), `no_ids` (chunks and tool
+calls without ids), `comments` (SSE `: keep-alive` lines), `empty_choices` (a chunk with
+`choices: []`), `no_done` (no `data: [DONE]`).
+
+Usage is true: prompt tokens are counted from the request with `count_tokens` (words and
+punctuation marks), cached tokens are the longest common prefix with the previous request
+(like llama.cpp's prompt cache); for Anthropic, cache reads and writes follow the request's
+`cache_control` breakpoints. Completion tokens are counted from what was sent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from agent.llm import scripted_wire as wire
+from agent.llm.scripted_wire import NativeCall, Reply, count_tokens, tokenize
+
+FAULTS = ("429", "500", "cut", "malformed_json", "invalid_tool_args", "slow_first_token")
+TEXT_STYLES = ("fenced", "tags", "bare", "function_parameters")
+QUIRKS = ("no_usage", "no_ids", "comments", "empty_choices", "no_done")
+
+__all__ = ["FAULTS", "RecordedRequest", "Script", "ScriptedServer", "Turn", "count_tokens"]
+
+
+@dataclass
+class Turn:
+    text: str = ""
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    reasoning: str = ""
+    faults: list[str] = field(default_factory=list)
+    retry_after: str = "1"
+    delay_s: float = 2.0
+    text_tool_call: str = ""
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any] | Turn) -> Turn:
+        if isinstance(data, Turn):
+            return data
+        fault = data.get("fault", [])
+        faults = [fault] if isinstance(fault, str) else [str(f) for f in fault]
+        for f in faults:
+            if f not in FAULTS:
+                raise ValueError(f"unknown fault {f!r}; use one of {', '.join(FAULTS)}")
+        style = data.get("text_tool_call", "")
+        if style and style not in TEXT_STYLES:
+            raise ValueError(f"unknown text_tool_call {style!r}; use one of {TEXT_STYLES}")
+        calls = [
+            {"name": c["name"], "arguments": c.get("arguments", {})}
+            for c in data.get("tool_calls", [])
+        ]
+        return cls(
+            text=data.get("text", ""),
+            tool_calls=calls,
+            reasoning=data.get("reasoning", ""),
+            faults=faults,
+            retry_after=str(data.get("retry_after", "1")),
+            delay_s=float(data.get("delay_s", 2.0)),
+            text_tool_call=style,
+        )
+
+
+@dataclass
+class Script:
+    turns: list[Turn]
+    model: str = "scripted-model"
+    loop: bool = False
+    quirks: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_data(cls, data: Any) -> Script:
+        if isinstance(data, Script):
+            return data
+        if isinstance(data, list):
+            data = {"turns": data}
+        quirks = frozenset(data.get("quirks", ()))
+        unknown = quirks - set(QUIRKS)
+        if unknown:
+            raise ValueError(f"unknown quirks {sorted(unknown)}; use some of {QUIRKS}")
+        return cls(
+            turns=[Turn.from_data(t) for t in data.get("turns", [])],
+            model=data.get("model", "scripted-model"),
+            loop=bool(data.get("loop", False)),
+            quirks=quirks,
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> Script:
+        return cls.from_data(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+@dataclass
+class RecordedRequest:
+    """One request as the server saw it; `outcome` is filled in as the reply goes out."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+    turn: int | None = None
+    fault: str | None = None
+    status: int = 200
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    cache_write_tokens: int = 0
+    completion_tokens: int = 0
+    outcome: str = "pending"  # ok | fault | disconnected | error
+
+
+class ScriptState:
+    """The turn cursor and the simulated prefix caches, shared by all handler threads."""
+
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.lock = threading.Lock()
+        self.cursor = 0
+        self.faults_used = 0
+        self.requests: list[RecordedRequest] = []
+        self._last_prompt: list[str] = []
+        self._anthropic_cache: set[int] = set()
+        self._served = 0
+
+    def next_turn(self) -> tuple[int, Turn, str | None] | None:
+        """The turn to serve now and the fault to inject, without consuming the turn."""
+        with self.lock:
+            turns = self.script.turns
+            if self.cursor >= len(turns):
+                if not (self.script.loop and turns):
+                    return None
+                self.cursor = 0
+            turn = turns[self.cursor]
+            fault = None
+            if self.faults_used < len(turn.faults):
+                fault = turn.faults[self.faults_used]
+                self.faults_used += 1
+            return self.cursor, turn, fault
+
+    def consume(self, index: int) -> None:
+        with self.lock:
+            if self.cursor == index:
+                self.cursor += 1
+                self.faults_used = 0
+
+    def new_id(self, prefix: str) -> str:
+        with self.lock:
+            self._served += 1
+            return f"{prefix}{self._served}"
+
+    def openai_prompt(self, body: dict[str, Any]) -> tuple[int, int]:
+        tokens = tokenize(json.dumps(body.get("tools", []), sort_keys=True))
+        for message in body.get("messages", []):
+            tokens += _message_tokens(message)
+        with self.lock:
+            cached = _common_prefix(tokens, self._last_prompt)
+            self._last_prompt = tokens
+        return len(tokens), cached
+
+    def anthropic_prompt(self, body: dict[str, Any]) -> tuple[int, int, int]:
+        """(uncached, cache read, cache write) following the cache_control breakpoints."""
+        tokens: list[str] = []
+        breakpoints: list[int] = []
+
+        def add(part: Any) -> None:
+            tokens.extend(tokenize(json.dumps(_without_cache_control(part), sort_keys=True)))
+            if isinstance(part, dict) and part.get("cache_control"):
+                breakpoints.append(len(tokens))
+
+        for tool in body.get("tools", []):
+            add(tool)
+        system = body.get("system", [])
+        for block in [{"type": "text", "text": system}] if isinstance(system, str) else system:
+            add(block)
+        for message in body.get("messages", []):
+            tokens.extend(tokenize(message.get("role", "")))
+            content = message.get("content", "")
+            for block in (
+                [{"type": "text", "text": content}] if isinstance(content, str) else content
+            ):
+                add(block)
+        with self.lock:
+            keys = [hash(tuple(tokens[:p])) for p in breakpoints]
+            read = max(
+                (p for p, k in zip(breakpoints, keys, strict=True) if k in self._anthropic_cache),
+                default=0,
+            )
+            last = breakpoints[-1] if breakpoints else 0
+            write = last - read if last > read else 0
+            self._anthropic_cache.update(keys)
+        return len(tokens) - read - write, read, write
+
+
+def _without_cache_control(part: Any) -> Any:
+    if isinstance(part, dict):
+        return {k: v for k, v in part.items() if k != "cache_control"}
+    return part
+
+
+def _message_tokens(message: dict[str, Any]) -> list[str]:
+    tokens = tokenize(str(message.get("role", "")))
+    content = message.get("content") or ""
+    if isinstance(content, list):
+        content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    tokens += tokenize(str(content))
+    for call in message.get("tool_calls") or []:
+        tokens += tokenize(json.dumps(call.get("function", {}), sort_keys=True))
+    return tokens
+
+
+def _common_prefix(a: list[str], b: list[str]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def build_reply(turn: Turn, fault: str | None, turn_index: int) -> Reply:
+    """What the model says for this turn, with content faults applied."""
+    calls = [
+        NativeCall(f"call_{turn_index}_{i}", c["name"], json.dumps(c["arguments"]))
+        for i, c in enumerate(turn.tool_calls)
+    ]
+    if calls and fault == "malformed_json":
+        calls[0].arguments = calls[0].arguments.rstrip("}") + ', "'
+    if calls and fault == "invalid_tool_args":
+        calls[0].arguments = "{}"
+    text = turn.text
+    if turn.text_tool_call and calls:
+        written = []
+        for call in calls:
+            try:
+                args = json.loads(call.arguments)
+            except ValueError:
+                args = None
+            body = wire.text_tool_call(
+                call.name, args if args is not None else {}, turn.text_tool_call
+            )
+            if args is None:  # keep the breakage visible in the text
+                body = body.replace("{}", call.arguments)
+            written.append(body)
+        text = "\n".join(filter(None, [text, *written]))
+        calls = []
+    return Reply(text=text, reasoning=turn.reasoning, calls=calls)
+
+
+class ScriptedServer:
+    """Serve a script on 127.0.0.1 from a background thread; use as a context manager."""
+
+    def __init__(self, script: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
+        from agent.llm.scripted_http import ScriptedHandler
+
+        if isinstance(script, str | Path):
+            script = Script.load(script)
+        self.state = ScriptState(Script.from_data(script))
+        self.closing = threading.Event()
+        self._httpd = ThreadingHTTPServer((host, port), ScriptedHandler)
+        self._httpd.daemon_threads = True
+        self._httpd.scripted = self  # type: ignore[attr-defined]
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-style base URL, ending in /v1 (Anthropic clients accept it too)."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self.state.lock:
+            return list(self.state.requests)
+
+    @property
+    def turns_served(self) -> int:
+        return self.state.cursor
+
+    def start(self) -> ScriptedServer:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, name="scripted-model", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self.closing.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def wait_until(self, predicate: Callable[[ScriptedServer], bool], timeout: float = 5.0) -> bool:
+        """Poll server state (it changes on other threads); True once `predicate` holds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate(self):
+                return True
+            time.sleep(0.01)
+        return predicate(self)
+
+    def __enter__(self) -> ScriptedServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
