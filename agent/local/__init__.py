@@ -1,0 +1,67 @@
+"""The embedded local model: install it, serve it, and use it when nothing else is set up.
+
+Public entry points for the rest of kiln:
+- `is_installed()`: the runtime and at least one model's verified weights are present.
+- `install_steps(model)`: installs everything, yielding progress lines (resumable).
+- `default_profile()`: a ModelProfile for the installed local model, serving it on demand.
+"""
+
+from __future__ import annotations
+
+from agent.llm.base import ModelProfile
+from agent.local.catalog import DEFAULT_MODEL, MODELS, PREFERENCE, ModelSpec
+from agent.local.common import InstallStep, LocalModelError
+from agent.local.install import install_steps
+from agent.local.runtime import is_runtime_installed
+from agent.local.weights import is_weights_installed
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "InstallStep",
+    "LocalModelError",
+    "default_profile",
+    "install_steps",
+    "installed_model",
+    "is_installed",
+    "profile_for",
+]
+
+INSTALL_HINT = "run `kiln local install` to set up the local model"
+
+
+def installed_model() -> ModelSpec | None:
+    """The preferred model whose verified weights are present, or None."""
+    for name in PREFERENCE:
+        if is_weights_installed(MODELS[name]):
+            return MODELS[name]
+    return None
+
+
+def is_installed() -> bool:
+    return installed_model() is not None and is_runtime_installed()
+
+
+def profile_for(spec: ModelSpec, base_url: str) -> ModelProfile:
+    return ModelProfile(
+        provider="openai",
+        base_url=base_url,
+        model=spec.alias,
+        context_window=spec.context_window,
+        max_output_tokens=2048,
+        tool_protocol="auto",  # Qwen on llama-cpp-python writes its calls as text
+        request_timeout_s=900.0,  # a long first prompt on two CPU cores takes minutes
+        max_retries=2,
+    )
+
+
+def default_profile() -> ModelProfile | None:
+    """The installed local model, served now if it is not already; None if not installed.
+
+    Raises LocalModelError when it is installed but its server will not start.
+    """
+    spec = installed_model()
+    if spec is None or not is_runtime_installed():
+        return None
+    from agent.local.server import ensure_serving  # httpx only when it is needed
+
+    return profile_for(spec, ensure_serving(spec).base_url)
