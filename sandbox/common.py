@@ -1,0 +1,222 @@
+"""What every backend shares: the exec wrapper, output capping, and the git-backed workspace ops.
+
+A backend supplies `_run` (run argv inside the sandbox, feed output to a sink, honour a
+deadline) and `write_file`; everything else here is written once on top of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from sandbox import gitstate
+from sandbox.base import ExecResult, SandboxConfig, SandboxError
+from sandbox.output import OutputCapture
+from sandbox.workspace import Layout
+
+# Exit status of `timeout` when it had to stop the command.
+_TIMEOUT_EXIT = 124
+_KILLED_EXIT = 137
+
+SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+HOME = "/tmp/kiln-home"
+
+
+def sandbox_env(config: SandboxConfig) -> dict[str, str]:
+    """The whole environment inside: nothing inherited from kiln, nothing that can prompt."""
+    env = {
+        "PATH": SAFE_PATH,
+        "HOME": HOME,
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "PAGER": "cat",
+        "GIT_PAGER": "cat",
+        "MANPAGER": "cat",
+        "EDITOR": "true",
+        "VISUAL": "true",
+        "GIT_EDITOR": "true",
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_ASKPASS": "true",
+        "DEBIAN_FRONTEND": "noninteractive",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.update(config.env)
+    return env
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    exit_code: int
+    oom_killed: bool = False
+    deadline_hit: bool = False  # kiln gave up waiting (the in-sandbox timeout failed)
+
+
+Sink = Callable[[bytes], None]
+
+
+def command_argv(cmd: str, timeout: float) -> list[str]:
+    """Run `cmd` under `timeout`, which signals the command's whole process group.
+
+    TERM first, KILL one second later for whatever ignored it; stdin is /dev/null so
+    nothing can wait for input.
+    """
+    return [
+        "timeout",
+        "-k",
+        "1",
+        f"{max(timeout, 0.01):.3f}",
+        "bash",
+        "-c",
+        f"exec </dev/null\n{cmd}",
+    ]
+
+
+def safe_relpath(path: str) -> str:
+    """A workspace-relative path that cannot climb out of /workspace."""
+    pure = PurePosixPath(path)
+    if pure.is_absolute():
+        try:
+            pure = pure.relative_to(gitstate.WORKSPACE)
+        except ValueError:
+            raise SandboxError(
+                f"{path} is outside the workspace; give a path relative to the repository."
+            ) from None
+    if ".." in pure.parts or not pure.parts:
+        raise SandboxError(f"{path} is not a file inside the workspace; give a relative path.")
+    return str(pure)
+
+
+class WorkspaceSandbox:
+    """Base of the backends. Subclasses implement `_run`, `write_file`, `start`, `close`."""
+
+    repo: Path
+
+    def __init__(self, repo: Path, config: SandboxConfig) -> None:
+        self.repo = Path(repo).resolve()
+        self.config = config
+        self.layout: Layout | None = None
+        self.baseline: str | None = None
+        self.last_checkpoint: str | None = None
+        self._counter = itertools.count(1)
+
+    # -- backend hooks ---------------------------------------------------------------
+    async def _run(
+        self,
+        argv: list[str],
+        sink: Sink,
+        *,
+        cwd: str,
+        env: dict[str, str] | None = None,
+        deadline_s: float | None = None,
+        err_sink: Sink | None = None,
+    ) -> RunOutcome:
+        """Run argv inside; stdout to `sink`, stderr to `err_sink` (or interleaved into `sink`)."""
+        raise NotImplementedError
+
+    # -- exec ------------------------------------------------------------------------
+    async def exec(
+        self, cmd: str, *, timeout: float | None = None, cwd: str | None = None
+    ) -> ExecResult:
+        layout = self._need_layout()
+        limit = self.config.default_timeout_s if timeout is None else timeout
+        workdir = gitstate.WORKSPACE
+        if cwd:
+            workdir = (
+                f"{gitstate.WORKSPACE}/{safe_relpath(cwd)}" if cwd not in (".", "") else workdir
+            )
+        capture = OutputCapture(
+            self.config.output_cap_bytes, layout.outputs / f"exec-{next(self._counter)}.log"
+        )
+        started = time.monotonic()
+        try:
+            outcome = await self._run(
+                command_argv(cmd, limit), capture.feed, cwd=workdir, deadline_s=limit + 10
+            )
+        finally:
+            text, truncated, full_path = capture.finish()
+        duration = time.monotonic() - started
+        timed_out = outcome.deadline_hit or (
+            outcome.exit_code in (_TIMEOUT_EXIT, _KILLED_EXIT)
+            and duration >= limit * 0.95
+            and not outcome.oom_killed
+        )
+        return ExecResult(
+            exit_code=outcome.exit_code,
+            output=text,
+            total_bytes=capture.total,
+            duration_s=duration,
+            timed_out=timed_out,
+            truncated=truncated,
+            full_output_path=full_path,
+            oom_killed=outcome.oom_killed,
+        )
+
+    async def _script(
+        self, script: str, env: dict[str, str] | None = None, *, check: bool = True
+    ) -> tuple[int, bytes]:
+        """Run one of kiln's own scripts; returns (exit code, stdout), stderr only for errors."""
+        chunks: list[bytes] = []
+        errors: list[bytes] = []
+        outcome = await self._run(
+            ["bash", "-c", script],
+            chunks.append,
+            cwd=gitstate.WORKSPACE,
+            env={**gitstate.GIT_ENV, **(env or {})},
+            deadline_s=600,
+            err_sink=errors.append,
+        )
+        data = b"".join(chunks)
+        if check and outcome.exit_code != 0:
+            err = b"".join(errors).decode("utf-8", "replace").strip()
+            detail = err.splitlines()[-1:] or [f"exit {outcome.exit_code}"]
+            raise SandboxError(
+                f"The sandbox's bookkeeping failed ({detail[0]}); close the session and start a new one."
+            )
+        return outcome.exit_code, data
+
+    def _need_layout(self) -> Layout:
+        if self.layout is None:
+            raise SandboxError("The sandbox is not started; call start() first.")
+        return self.layout
+
+    # -- files -----------------------------------------------------------------------
+    async def read_file(self, path: str) -> bytes:
+        rel = safe_relpath(path)
+        code, data = await self._script(
+            f"cat -- {shlex.quote(rel)} 2>/dev/null || exit 44", check=False
+        )
+        if code == 44:
+            raise FileNotFoundError(f"{rel} does not exist in the workspace")
+        return data
+
+    # -- git-backed state ------------------------------------------------------------
+    async def _take_baseline(self) -> None:
+        _, out = await self._script(gitstate.baseline_script())
+        self.baseline = out.decode().strip().splitlines()[-1]
+
+    async def diff(self) -> str:
+        _, out = await self._script(gitstate.diff_script())
+        return out.decode("utf-8", "surrogateescape")
+
+    async def changed_files(self) -> list[str]:
+        _, out = await self._script(gitstate.changed_files_script())
+        return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+
+    async def checkpoint(self, label: str) -> str:
+        _, out = await self._script(gitstate.checkpoint_script(), {"KILN_LABEL": label or "-"})
+        self.last_checkpoint = out.decode().strip().splitlines()[-1]
+        return self.last_checkpoint
+
+    async def restore(self, ref: str) -> None:
+        code, out = await self._script(gitstate.restore_script(), {"KILN_REF": ref}, check=False)
+        if code == 3:
+            raise SandboxError(f"There is no checkpoint {ref}; pick one returned by checkpoint().")
+        if code != 0:
+            detail = out.decode("utf-8", "replace").strip()[-200:] or f"exit {code}"
+            raise SandboxError(
+                f"Restoring checkpoint {ref} failed ({detail}); start a new session."
+            )

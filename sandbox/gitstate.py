@@ -1,0 +1,108 @@
+"""Baseline, diff and checkpoints as git objects in kiln's own git dir, run inside the sandbox.
+
+kiln keeps its bookkeeping in a private git dir mounted at /kiln/git (on the host it lives in
+the sandbox's state dir), with /workspace as its work tree and the repository's object
+store (mounted read-only) as an alternate. So:
+- the person's repository (and the workspace's `.git`) never gets a kiln ref or object;
+- the baseline is the workspace as it started, uncommitted and untracked files included;
+- a checkpoint is a commit of the whole workspace (every non-ignored file, whatever wrote
+  it), so shell side effects are captured, and it survives the container being killed.
+
+Each function returns a bash script; the backends run it as the sandbox user.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+KILN_GIT = "/kiln/git"
+# The repository's own object store, mounted read-only: the baseline's blobs stay readable
+# even if a command deletes /workspace/.git.
+KILN_OBJECTS = "/kiln/objects"
+WORKSPACE = "/workspace"
+
+# Stat fields that differ between the host and an overlay/copy (inode, device, ctime) must
+# not force git to rehash every file; size + mtime + mode are what we trust.
+_GIT = (
+    "git -c core.checkStat=minimal -c core.trustctime=false -c core.fsmonitor=false"
+    " -c core.autocrlf=false -c core.quotepath=off -c safe.directory='*'"
+    " -c gc.auto=0 -c advice.detachedHead=false"
+)
+
+GIT_ENV = {
+    "GIT_DIR": KILN_GIT,
+    "GIT_WORK_TREE": WORKSPACE,
+    "GIT_AUTHOR_NAME": "kiln",
+    "GIT_AUTHOR_EMAIL": "kiln@localhost",
+    "GIT_COMMITTER_NAME": "kiln",
+    "GIT_COMMITTER_EMAIL": "kiln@localhost",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+# A copied index may be unusable (split index, other version): then start from an empty one.
+_ADD_ALL = f'cd {WORKSPACE} && {{ {_GIT} add -A . 2>/dev/null || {{ rm -f "$GIT_DIR/index" && {_GIT} add -A . ; }} ; }}'
+
+
+def repo_objects(repo: Path) -> Path | None:
+    objects = repo / ".git" / "objects"
+    return objects if objects.is_dir() else None
+
+
+def init_kiln_git(path: Path, repo: Path) -> None:
+    """Create kiln's git dir on the host, seeded with the repo's index so the baseline is fast."""
+    subprocess.run(
+        ["git", "init", "-q", "--bare", str(path)],
+        check=True,
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin:/usr/local/bin", "GIT_CONFIG_NOSYSTEM": "1"},
+    )
+    subprocess.run(["git", "--git-dir", str(path), "config", "core.bare", "false"], check=True)
+    repo_git = repo / ".git"
+    if repo_objects(repo) is not None:
+        (path / "objects" / "info" / "alternates").write_text(f"{KILN_OBJECTS}\n")
+        if (repo_git / "index").is_file():
+            shutil.copyfile(repo_git / "index", path / "index")
+
+
+def baseline_script() -> str:
+    return (
+        f'mkdir -p "$HOME" && {_ADD_ALL} && t=$({_GIT} write-tree) && '
+        f"c=$({_GIT} commit-tree -m baseline $t) && "
+        f"{_GIT} update-ref refs/kiln/baseline $c && {_GIT} update-ref refs/kiln/head $c && echo $c"
+    )
+
+
+def diff_script() -> str:
+    return (
+        f"{_ADD_ALL} && {_GIT} diff --cached --binary -M --no-color --no-ext-diff"
+        " --no-textconv refs/kiln/baseline"
+    )
+
+
+def changed_files_script() -> str:
+    return f"{_ADD_ALL} && {_GIT} diff --cached --name-only -z --no-renames refs/kiln/baseline"
+
+
+def checkpoint_script() -> str:
+    """Commit the whole workspace; the label comes in $KILN_LABEL so it needs no quoting."""
+    return (
+        f"{_ADD_ALL} && t=$({_GIT} write-tree) && p=$({_GIT} rev-parse refs/kiln/head) && "
+        f'c=$({_GIT} commit-tree -p $p -m "$KILN_LABEL" $t) && '
+        f"{_GIT} update-ref refs/kiln/head $c && echo $c"
+    )
+
+
+def restore_script() -> str:
+    """Bring the workspace back to the commit in $KILN_REF (files added since are removed).
+
+    The index first has to describe the workspace as it is now, so that `read-tree --reset -u`
+    (what `git reset --hard` does) rewrites only what differs and deletes what is new.
+    """
+    return (
+        f'{_GIT} cat-file -e "$KILN_REF^{{commit}}" 2>/dev/null || '
+        '{ echo "no such checkpoint: $KILN_REF" >&2; exit 3; }; '
+        f'{_ADD_ALL} && {_GIT} read-tree --reset -u "$KILN_REF" && '
+        f'{_GIT} update-ref refs/kiln/head "$KILN_REF"'
+    )

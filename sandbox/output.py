@@ -1,0 +1,54 @@
+"""Capture a command's output with bounded memory: head + tail in RAM, everything on disk.
+
+A command may print gigabytes; kiln keeps only `cap` bytes in memory (the first half and
+a rolling last half) and streams the whole output to a file the person can page through.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+
+class OutputCapture:
+    def __init__(self, cap: int, path: Path) -> None:
+        self.cap = max(cap, 64)
+        self.path = path
+        self.total = 0
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._file: BinaryIO | None = path.open("wb")
+
+    def feed(self, chunk: bytes) -> None:
+        if not chunk:
+            return
+        self.total += len(chunk)
+        if self._file is not None:
+            self._file.write(chunk)
+        half = self.cap // 2
+        room = half - len(self._head)
+        if room > 0:
+            self._head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self._tail += chunk[-half:]
+            # Trim only once the tail is twice as long as needed, so trimming is amortised.
+            if len(self._tail) > 2 * half:
+                del self._tail[:-half]
+
+    def finish(self) -> tuple[str, bool, str | None]:
+        """(capped text, truncated?, path of the full output or None when nothing was cut)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        half = self.cap // 2
+        if self.total <= self.cap:
+            text = (bytes(self._head) + bytes(self._tail)).decode("utf-8", "replace")
+            self.path.unlink(missing_ok=True)
+            return text, False, None
+        tail = bytes(self._tail[-half:])
+        omitted = self.total - len(self._head) - len(tail)
+        marker = f"\n[... {omitted} bytes omitted; full output in {self.path} ...]\n"
+        head_text = bytes(self._head).decode("utf-8", "replace")
+        tail_text = tail.decode("utf-8", "replace")
+        return head_text + marker + tail_text, True, str(self.path)
