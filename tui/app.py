@@ -1,0 +1,244 @@
+"""`kiln` with no subcommand: the Textual app on the current repository.
+
+The app talks to the core only through `agent.session.Session`: it shows the events
+`run()` yields, answers approvals with a modal (`TuiApprover`), and calls `cancel()`,
+`diff()`, `apply()`, `undo()`, `close()`. Anything slow runs in a worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.theme import Theme
+
+import themes
+from agent.approval import Mode
+from agent.config import Settings
+from agent.errors import KilnError
+from agent.events import Event
+from agent.llm.base import ModelClient
+from tui.approver import TuiApprover
+from tui.commands import next_mode
+from tui.history import PromptHistory
+from tui.meter_state import MeterState
+from tui.palette import SlashCommandProvider
+from tui.screens.main import MainScreen
+from tui.slash import SlashCommands
+from tui.widgets.prompt import PromptInput
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+QUIT_WINDOW_S = 2.0
+
+
+class KilnApp(SlashCommands, App[int]):
+    CSS_PATH = str(Path(__file__).with_name("kiln.tcss"))
+    TITLE = "kiln"
+    COMMANDS = App.COMMANDS | {SlashCommandProvider}
+    BINDINGS = [
+        Binding("escape", "interrupt", "interrupt", priority=True),
+        Binding("shift+tab", "cycle_mode", "mode", priority=True),
+        Binding("ctrl+c", "ctrl_c", "quit (twice)", priority=True, show=False),
+        Binding("ctrl+q", "quit_kiln", "quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        settings: Settings,
+        repo: Path,
+        mode: Mode = Mode.ASK,
+        *,
+        resume: str | None = None,
+        client: ModelClient | None = None,
+        connect: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.repo = repo
+        self.approver = TuiApprover(self)
+        self.resume = resume
+        self.client = client
+        self.connect = connect  # False: draw events without a session (snapshots, benches)
+        profile = settings.main_model
+        self.meter_state = MeterState(
+            model=profile.model if profile else "",
+            mode=mode.value,
+            budget_usd=settings.limits.budget_usd,
+        )
+        self.initial_mode = mode
+        self.session: Session | None = None
+        self.running = False
+        self.closed = False
+        self._last_ctrl_c = 0.0
+        self._theme_ready = False
+        self.theme_problems: list[str] = []
+        self.user_theme_names: list[str] = []
+
+    # --- set-up -------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._register_themes()
+        self.push_screen(MainScreen(self.meter_state, PromptHistory()))
+        self.call_after_refresh(self._after_first_frame)
+
+    def _register_themes(self) -> None:
+        for theme in themes.KILN_THEMES.values():
+            self.register_theme(theme)
+        user_themes, self.theme_problems = themes.load_user_themes()
+        for theme in user_themes:
+            self.register_theme(theme)
+            self.user_theme_names.append(theme.name)
+        wanted = themes.initial_theme(
+            self.settings.ui.theme, self.settings.sources.get("ui.theme", "default")
+        )
+        self.theme = wanted if wanted in self.available_themes else themes.DEFAULT_THEME
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self._theme_ready = True
+
+    def _remember_theme(self, theme: Theme) -> None:
+        if self._theme_ready:
+            themes.remember_theme(theme.name)
+
+    def kiln_theme_names(self) -> list[str]:
+        return [*themes.KILN_THEMES, *self.user_theme_names]
+
+    async def _after_first_frame(self) -> None:
+        for problem in self.theme_problems:
+            await self.main.transcript.note(problem, "warning")
+        if self.connect:
+            self.start_session()
+
+    @property
+    def main(self) -> MainScreen:
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                return screen
+        raise LookupError("the main screen is not open")
+
+    async def show(self, event: Event) -> None:
+        await self.main.show(event)
+
+    # --- the session --------------------------------------------------------------
+
+    @work(exclusive=True, group="session", exit_on_error=False)
+    async def start_session(self) -> None:
+        from agent.session import Session  # the core loads after the first frame
+
+        side = self.main.side
+        side.set_sandbox(f"starting {self.settings.sandbox.backend}…")
+        try:
+            if self.resume:
+                session = Session.load(
+                    self.resume,
+                    self.settings,
+                    self.approver,
+                    mode=self.initial_mode,
+                    client=self.client,
+                )
+                for event in list(session.events):
+                    await self.show(event)
+            else:
+                session = Session(
+                    self.settings, self.repo, self.approver, self.initial_mode, client=self.client
+                )
+            self.session = session
+            await session.start()
+        except KilnError as exc:
+            side.set_sandbox("not running", "error")
+            await self.main.transcript.note(exc.message, "error")
+            return
+        side.set_sandbox(f"ready · {self.settings.sandbox.backend}")
+        await self.main.transcript.note(
+            f"Working on {self.repo} in {self.initial_mode.value} mode."
+        )
+
+    @work(exclusive=True, group="run", exit_on_error=False)
+    async def run_task(self, task: str) -> None:
+        session = self.session
+        if session is None:
+            await self.main.transcript.note(
+                "The session is not ready yet; try again in a moment.", "warning"
+            )
+            return
+        self.running = True
+        self.main.meter.start_clock()
+        try:
+            await self.main.transcript.add_user(task)
+            async for event in session.run(task):
+                await self.show(event)
+        except KilnError as exc:
+            await self.main.transcript.note(exc.message, "error")
+        finally:
+            self.running = False
+            self.main.meter.stop_clock()
+            self.main.redraw_meter_now()
+
+    async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
+        text = message.text
+        if text.strip().startswith("/") and not text.strip().startswith("//"):
+            await self.run_slash(text)
+        elif self.running:
+            self.main.prompt.load_text(text)
+            self.notify("kiln is still working: wait, or press Esc to interrupt.")
+        else:
+            self.run_task(text.removeprefix("/"))
+
+    # --- keys ---------------------------------------------------------------------
+
+    def action_interrupt(self) -> None:
+        if self.running and self.session is not None:
+            self.session.cancel()
+            self.notify("Interrupting the current step…")
+
+    def action_cycle_mode(self) -> None:
+        if len(self.screen_stack) > 1 and not isinstance(self.screen, MainScreen):
+            return
+        self.set_mode(next_mode(Mode(self.meter_state.mode)))
+
+    def set_mode(self, mode: Mode) -> None:
+        if self.session is not None:
+            self.session.mode = mode
+        self.initial_mode = mode
+        self.meter_state.mode = mode.value
+        self.main.redraw_meter_now()
+
+    def action_ctrl_c(self) -> None:
+        now = time.monotonic()
+        if now - self._last_ctrl_c <= QUIT_WINDOW_S:
+            self.action_quit_kiln()
+            return
+        self._last_ctrl_c = now
+        self.notify("Press Ctrl+C again to quit (the sandbox is removed).")
+
+    @work(exclusive=True, group="quit", exit_on_error=False)
+    async def action_quit_kiln(self) -> None:
+        await self.close_session()
+        self.exit(0)
+
+    async def close_session(self) -> None:
+        if self.session is None or self.closed:
+            return
+        self.closed = True
+        if self.running:
+            self.session.cancel()
+        self.main.side.set_sandbox("removing…")
+        try:
+            await self.session.close()
+        except KilnError as exc:
+            self.notify(exc.message, severity="error")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Handler of bare `kiln` (and `kiln chat` without --plain)."""
+    from tui.launch import app_from_args
+
+    app = app_from_args(args)
+    code = app.run()
+    return code or 0

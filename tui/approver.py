@@ -1,0 +1,32 @@
+"""The TUI's Approver: each question becomes a modal; the loop waits for its answer."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.app import App
+
+from agent.approval import ApprovalRequest, Decision, Verdict
+from tui.screens.approval import ApprovalScreen
+
+
+class TuiApprover:
+    def __init__(self, app: App[object]) -> None:
+        self.app = app
+
+    async def decide(self, request: ApprovalRequest) -> Decision:
+        answer: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+
+        def answered(decision: Decision | None) -> None:
+            if not answer.done():
+                answer.set_result(decision or Decision(Verdict.REJECT))
+
+        screen = ApprovalScreen(request)
+        self.app.push_screen(screen, callback=answered)
+        try:
+            return await answer
+        except asyncio.CancelledError:
+            # The step was interrupted while the question was open: take the question away.
+            if screen in self.app.screen_stack:
+                screen.dismiss(Decision(Verdict.REJECT))
+            raise

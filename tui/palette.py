@@ -1,0 +1,44 @@
+"""The command palette (Ctrl+P) offers the same actions as the slash commands."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING, cast
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from tui import commands
+
+if TYPE_CHECKING:
+    from tui.app import KilnApp
+
+
+class SlashCommandProvider(Provider):
+    def _entries(self) -> Iterator[tuple[str, str, str]]:
+        """(what the palette shows, the slash command it runs, help)."""
+        app = cast("KilnApp", self.app)
+        for command in commands.COMMANDS:
+            if command.name == "mode":
+                for mode in commands.INTERACTIVE_MODES:
+                    yield f"mode: {mode.value}", f"/mode {mode.value}", command.help
+            elif command.name == "theme":
+                for name in app.kiln_theme_names():
+                    yield f"theme: {name}", f"/theme {name}", command.help
+            else:
+                yield f"/{command.name}", f"/{command.name}", command.help
+
+    async def discover(self) -> Hits:
+        app = cast("KilnApp", self.app)
+        for shown, line, help_text in self._entries():
+            yield DiscoveryHit(shown, partial(app.run_slash, line), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        app = cast("KilnApp", self.app)
+        matcher = self.matcher(query)
+        for shown, line, help_text in self._entries():
+            score = matcher.match(shown)
+            if score > 0:
+                yield Hit(
+                    score, matcher.highlight(shown), partial(app.run_slash, line), help=help_text
+                )

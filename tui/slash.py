@@ -1,0 +1,149 @@
+"""What each slash command (and each command-palette entry) does in the Textual app."""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING
+
+from textual import work
+
+from agent.approval import Action, ApprovalRequest, Mode
+from agent.errors import KilnError
+from tui import commands
+from tui.diff_parse import files_in
+from tui.screens.diff import DiffScreen
+
+if TYPE_CHECKING:
+    from tui.app import KilnApp
+
+KEYS_HELP = [
+    "Enter sends · Ctrl+J or Shift+Enter adds a line · Up/Down browse history",
+    "Esc interrupts the current step · Shift+Tab cycles the mode · Ctrl+P command palette",
+    "Ctrl+C twice quits (the sandbox is removed)",
+]
+
+
+class SlashCommands:
+    """Mixed into KilnApp; every command ends in a note or a screen, never silently."""
+
+    def run_slash(self: KilnApp, line: str) -> None:
+        self._slash(line)
+
+    @work(group="slash", exit_on_error=False)
+    async def _slash(self: KilnApp, line: str) -> None:
+        parsed = commands.parse(line)
+        if parsed is None:
+            return
+        if parsed.name not in commands.BY_NAME:
+            await self.say(f"There is no /{parsed.name}; /help lists the commands.", "warning")
+            return
+        handler = getattr(self, f"_cmd_{parsed.name}")
+        try:
+            await handler(parsed.arg)
+        except KilnError as exc:
+            await self.say(exc.message, "error")
+
+    async def say(self: KilnApp, message: str, level: str = "info") -> None:
+        await self.main.transcript.note(message, level)
+
+    async def _need_session(self: KilnApp) -> bool:
+        if self.session is None:
+            await self.say("The session is not ready yet (see the sandbox state).", "warning")
+            return False
+        return True
+
+    async def _cmd_mode(self: KilnApp, arg: str) -> None:
+        names = ", ".join(m.value for m in commands.INTERACTIVE_MODES)
+        if not arg:
+            await self.say(f"Mode: {self.meter_state.mode} (choose from {names}).")
+            return
+        mode = commands.parse_mode(arg)
+        if mode is None:
+            await self.say(f"`{arg}` is not a mode; choose from {names}.", "warning")
+            return
+        self.set_mode(mode)
+        await self.say(f"Mode: {mode.value}.")
+
+    async def _cmd_model(self: KilnApp, arg: str) -> None:
+        rows = [
+            f"{name}: {p.model or '(server default)'} at {p.base_url or '(default)'}"
+            for name, p in self.settings.models.items()
+        ]
+        if not arg:
+            await self.say("\n".join(rows) or "No model profiles are configured.")
+            return
+        await self.say(
+            "Switching the model inside a running session is not supported yet; "
+            f"start kiln again with --model {arg}.",
+            "warning",
+        )
+
+    async def _cmd_diff(self: KilnApp, arg: str) -> None:
+        if await self._need_session():
+            assert self.session is not None
+            diff = await self.session.diff()
+            self.push_screen(
+                DiffScreen(f"Changes in the sandbox ({len(files_in(diff))} files)", diff)
+            )
+
+    async def _cmd_apply(self: KilnApp, arg: str) -> None:
+        if not await self._need_session():
+            return
+        assert self.session is not None
+        diff = await self.session.diff()
+        if not diff.strip():
+            await self.say("The sandbox has no changes to apply.")
+            return
+        files = files_in(diff)
+        if self.session.mode is not Mode.FULL_AUTO:
+            request = ApprovalRequest(
+                request_id=f"apply-{uuid.uuid4().hex[:8]}",
+                action=Action.APPLY,
+                summary=f"apply {len(files)} changed files to {self.repo}",
+                diff=diff,
+            )
+            decision = await self.approver.decide(request)
+            if not decision.approved:
+                await self.say("Not applied; your working tree is unchanged.")
+                return
+        written = await self.session.apply()
+        await self.say(
+            f"Applied to your working tree: {', '.join(written) or 'no files'}.", "success"
+        )
+
+    async def _cmd_undo(self: KilnApp, arg: str) -> None:
+        if await self._need_session():
+            assert self.session is not None
+            await self.say(f"Undone: {await self.session.undo()}")
+
+    async def _cmd_review(self: KilnApp, arg: str) -> None:
+        await self.say("Commit review is coming later; it is not in this build yet.", "warning")
+
+    async def _cmd_cost(self: KilnApp, arg: str) -> None:
+        await self.say("\n".join(self.meter_state.summary_lines()))
+
+    async def _cmd_compact(self: KilnApp, arg: str) -> None:
+        await self.say(
+            "Compaction on demand is coming later; it is not in this build yet.", "warning"
+        )
+
+    async def _cmd_sessions(self: KilnApp, arg: str) -> None:
+        await self.say(
+            "Stored sessions: run `kiln sessions list`; reopen one with `kiln --resume ID`."
+        )
+
+    async def _cmd_theme(self: KilnApp, arg: str) -> None:
+        names = self.kiln_theme_names()
+        if not arg:
+            await self.say(f"Theme: {self.theme} (choose from {', '.join(names)}).")
+        elif arg not in self.available_themes:
+            await self.say(f"There is no theme `{arg}`; choose from {', '.join(names)}.", "warning")
+        else:
+            self.theme = arg  # remembered by the theme-changed signal
+            await self.say(f"Theme: {arg}.")
+
+    async def _cmd_help(self: KilnApp, arg: str) -> None:
+        await self.say("\n".join([*commands.help_lines(), "", *KEYS_HELP]))
+
+    async def _cmd_quit(self: KilnApp, arg: str) -> None:
+        self.action_quit_kiln()

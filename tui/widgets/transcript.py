@@ -1,0 +1,86 @@
+"""The scrolling record of a session: what was asked, said, run and decided."""
+
+from __future__ import annotations
+
+from textual.containers import VerticalScroll
+
+from agent.events import (
+    ApprovalResolved,
+    AssistantMessage,
+    ErrorEvent,
+    Event,
+    Finished,
+    Notice,
+    TestsRan,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+)
+from tui.widgets.blocks import (
+    AssistantReply,
+    FinishedLine,
+    NoticeLine,
+    TestRunBlock,
+    ToolCallBlock,
+    UserPrompt,
+)
+
+
+class Transcript(VerticalScroll):
+    """Stays pinned to the bottom while new content arrives, unless the person scrolls up."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._reply: AssistantReply | None = None
+        self._calls: dict[str, ToolCallBlock] = {}
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    async def add_user(self, text: str) -> None:
+        await self._end_reply()
+        await self.mount(UserPrompt(text))
+
+    async def note(self, message: str, level: str = "info") -> None:
+        await self._end_reply()
+        await self.mount(NoticeLine(message, level))
+
+    async def show(self, event: Event) -> None:
+        """Render one event of the stream; events it does not draw are ignored."""
+        if isinstance(event, TextDelta):
+            if self._reply is None:
+                self._reply = AssistantReply()
+                await self.mount(self._reply)
+            await self._reply.write(event.text)
+        elif isinstance(event, AssistantMessage):
+            if self._reply is None and event.text.strip():
+                await self.mount(AssistantReply(event.text))  # replayed, or never streamed
+            await self._end_reply()
+        elif isinstance(event, ToolCallStarted):
+            await self._end_reply()
+            block = ToolCallBlock(event)
+            self._calls[event.call_id] = block
+            await self.mount(block)
+        elif isinstance(event, ToolCallFinished):
+            block_or_none = self._calls.pop(event.call_id, None)
+            if block_or_none is not None:
+                block_or_none.finish(event)
+        elif isinstance(event, TestsRan):
+            await self._end_reply()
+            await self.mount(TestRunBlock(event))
+        elif isinstance(event, ApprovalResolved):
+            verdict = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
+            reason = f": {event.reason}" if event.reason else ""
+            await self.note(f"{verdict.get(event.decision, event.decision)}{reason}", "approval")
+        elif isinstance(event, Notice):
+            await self.note(event.message, event.level)
+        elif isinstance(event, ErrorEvent):
+            await self.note(event.message, "error")
+        elif isinstance(event, Finished):
+            await self._end_reply()
+            await self.mount(FinishedLine(event))
+
+    async def _end_reply(self) -> None:
+        if self._reply is not None:
+            reply, self._reply = self._reply, None
+            await reply.finish()
