@@ -1,0 +1,306 @@
+"""OpenAI-compatible chat completions over httpx with SSE streaming.
+
+One client for llama.cpp's server, vLLM, Ollama, LM Studio and hosted services (OpenAI,
+OpenRouter, DeepSeek, DashScope, Moonshot, ...), chosen purely by base URL. Servers
+differ, so the parser tolerates missing usage, missing ids, `data: [DONE]` or its absence,
+SSE comments, chunks with empty `choices`, usage only in the last chunk, and a plain JSON
+body where a stream was asked for. Unless the profile says `tool_protocol = "native"`,
+calls written as text are recovered (`recovery.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+import httpx
+
+from agent.errors import ModelError
+from agent.events import Usage
+from agent.llm.base import (
+    Completion,
+    FormatProblem,
+    Message,
+    ModelEvent,
+    ModelProfile,
+    ReasoningChunk,
+    TextChunk,
+    ToolCall,
+    ToolSpec,
+)
+from agent.llm.recovery import check_native_call
+from agent.llm.recovery_stream import recover_stream
+from agent.llm.retry import Retryable, classify_transport_error, retrying, status_error
+from agent.llm.wire_common import (
+    estimate_tokens,
+    http_timeout,
+    resolve_api_key,
+    sse_events,
+    with_default_path,
+)
+
+
+def to_openai_messages(messages: list[Message]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "tool":
+            out.append({"role": "tool", "tool_call_id": m.tool_call_id or "", "content": m.content})
+        elif m.role == "assistant" and m.tool_calls:
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": m.content or None,
+                    "tool_calls": [
+                        {
+                            "id": c.id,
+                            "type": "function",
+                            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                        }
+                        for c in m.tool_calls
+                    ],
+                }
+            )
+        else:
+            out.append({"role": m.role, "content": m.content})
+    return out
+
+
+def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+        }
+        for t in tools
+    ]
+
+
+class ChunkAssembler:
+    """Folds streamed chunks into text, reasoning, indexed tool calls and usage."""
+
+    def __init__(self) -> None:
+        self.text: list[str] = []
+        self.reasoning: list[str] = []
+        self.calls: dict[int, dict[str, str]] = {}
+        self.usage: dict[str, Any] | None = None
+        self.timings: dict[str, Any] | None = None
+        self.finish_reason: str | None = None
+        self.done = False
+
+    @property
+    def finished(self) -> bool:
+        return self.done or self.finish_reason is not None
+
+    def add(self, chunk: dict[str, Any]) -> list[ModelEvent]:
+        events: list[ModelEvent] = []
+        if chunk.get("usage"):
+            self.usage = chunk["usage"]
+        if isinstance(chunk.get("timings"), dict):  # llama.cpp: cache_n = cached prompt tokens
+            self.timings = chunk["timings"]
+        for choice in chunk.get("choices") or []:
+            delta = choice.get("delta") or choice.get("message") or {}
+            reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+            if isinstance(reasoning, str) and reasoning:
+                self.reasoning.append(reasoning)
+                events.append(ReasoningChunk(reasoning))
+            content = delta.get("content")
+            if isinstance(content, str) and content:
+                self.text.append(content)
+                events.append(TextChunk(content))
+            for call in delta.get("tool_calls") or []:
+                self._add_call(call)
+            if choice.get("finish_reason"):
+                self.finish_reason = choice["finish_reason"]
+        return events
+
+    def _add_call(self, delta: dict[str, Any]) -> None:
+        index = delta.get("index")
+        call_id = delta.get("id") or ""
+        if not isinstance(index, int):  # some servers omit it: a new id starts a new call
+            last = max(self.calls, default=-1)
+            same = last >= 0 and (not call_id or self.calls[last]["id"] in ("", call_id))
+            index = last if same else last + 1
+        slot = self.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+        function = delta.get("function") or {}
+        if call_id and not slot["id"]:
+            slot["id"] = call_id
+        if function.get("name") and not slot["name"]:
+            slot["name"] = function["name"]
+        arguments = function.get("arguments")
+        if isinstance(arguments, dict):  # a few servers send an object, not a string
+            slot["arguments"] = json.dumps(arguments)
+        elif isinstance(arguments, str):
+            slot["arguments"] += arguments
+
+    def tool_calls(self, tools: list[ToolSpec]) -> tuple[list[ToolCall], list[FormatProblem]]:
+        calls: list[ToolCall] = []
+        problems: list[FormatProblem] = []
+        for index in sorted(self.calls):
+            slot = self.calls[index]
+            checked = check_native_call(
+                slot["name"], slot["arguments"], tools, slot["id"] or f"call_{index}"
+            )
+            (problems if isinstance(checked, FormatProblem) else calls).append(checked)  # type: ignore[arg-type]
+        return calls, problems
+
+    def token_usage(self, request_text: str) -> Usage:
+        if not self.usage:
+            output = "".join(self.text + self.reasoning) + json.dumps(self.calls)
+            prompt, cached = (
+                estimate_tokens(request_text),
+                int((self.timings or {}).get("cache_n", 0)),
+            )
+            return Usage(
+                uncached_input=max(0, prompt - cached),
+                cached_input=cached,
+                output=estimate_tokens(output),
+            )
+        u = self.usage
+        prompt = int(u.get("prompt_tokens") or 0)
+        details = u.get("prompt_tokens_details") or {}
+        cached = (
+            details.get("cached_tokens")
+            or u.get("prompt_cache_hit_tokens")  # DeepSeek
+            or u.get("cached_tokens")  # Moonshot
+            or (self.timings or {}).get("cache_n")
+            or 0
+        )
+        cached = min(int(cached), prompt)
+        return Usage(
+            uncached_input=prompt - cached,
+            cached_input=cached,
+            output=int(u.get("completion_tokens") or 0),
+        )
+
+
+class OpenAICompatClient:
+    """ModelClient for any server speaking OpenAI chat completions."""
+
+    def __init__(
+        self,
+        profile: ModelProfile,
+        *,
+        env: Mapping[str, str] | None = None,
+        backoff_base_s: float = 1.0,
+    ) -> None:
+        self.profile = profile
+        self.base_url = with_default_path(profile.base_url, "/v1")
+        self._key, self._key_hint = resolve_api_key(profile, env)
+        self._model = profile.model
+        self._backoff_base_s = backoff_base_s
+        self._http = httpx.AsyncClient(timeout=http_timeout(profile))
+
+    def stream(
+        self, messages: list[Message], tools: list[ToolSpec], *, max_tokens: int | None = None
+    ) -> AsyncIterator[ModelEvent]:
+        events = retrying(
+            lambda: self._attempt(messages, tools, max_tokens),
+            base_url=self.base_url,
+            max_retries=self.profile.max_retries,
+            timeout_s=self.profile.request_timeout_s,
+            backoff_base_s=self._backoff_base_s,
+        )
+        if self.profile.tool_protocol == "native":
+            return events
+        return recover_stream(events, tools)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._key}"} if self._key else {}
+
+    async def _model_name(self) -> str:
+        """The configured model, or the first one the server lists (local servers)."""
+        if self._model:
+            return self._model
+        try:
+            response = await self._http.get(f"{self.base_url}/models", headers=self._headers())
+            self._model = str(response.json()["data"][0]["id"])
+        except httpx.TransportError as exc:
+            raise classify_transport_error(exc, started_response=False) from None
+        except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError):
+            raise ModelError(
+                f"No model is configured and {self.base_url}/models names none: pass --model."
+            ) from None
+        return self._model
+
+    async def _attempt(
+        self, messages: list[Message], tools: list[ToolSpec], max_tokens: int | None
+    ) -> AsyncIterator[ModelEvent]:
+        body: dict[str, Any] = {
+            "model": await self._model_name(),
+            "messages": to_openai_messages(messages),
+            "stream": True,
+            "stream_options": {"include_usage": True},
+            "max_tokens": max_tokens or self.profile.max_output_tokens,
+        }
+        if tools:
+            body["tools"] = to_openai_tools(tools)
+        started = time.monotonic()
+        ttft: float | None = None
+        parts = ChunkAssembler()
+        responded = False
+        try:
+            async with self._http.stream(
+                "POST", f"{self.base_url}/chat/completions", json=body, headers=self._headers()
+            ) as response:
+                responded = True
+                if response.status_code >= 400:
+                    text = (await response.aread()).decode(errors="replace")
+                    raise status_error(
+                        response.status_code,
+                        text,
+                        self.base_url,
+                        self._key_hint,
+                        response.headers.get("retry-after"),
+                    )
+                async for payload in _payloads(response):
+                    if payload is None:
+                        parts.done = True
+                        break
+                    for event in parts.add(payload):
+                        if ttft is None:
+                            ttft = time.monotonic() - started
+                        yield event
+        except httpx.TransportError as exc:
+            raise classify_transport_error(exc, responded) from None
+        if not parts.finished:
+            raise Retryable("cut", "the stream ended before the reply was complete")
+        calls, problems = parts.tool_calls(tools)
+        message = Message(role="assistant", content="".join(parts.text), tool_calls=tuple(calls))
+        yield Completion(
+            message=message,
+            usage=parts.token_usage(json.dumps(body)),
+            finish_reason=parts.finish_reason or "stop",
+            ttft_s=ttft,
+            duration_s=time.monotonic() - started,
+            format_problems=tuple(problems),
+        )
+
+
+async def _payloads(response: httpx.Response) -> AsyncIterator[dict[str, Any] | None]:
+    """Parsed chunks; None for `[DONE]`. A JSON body (no stream) counts as one chunk."""
+    if "event-stream" not in response.headers.get("content-type", "event-stream"):
+        try:
+            whole = json.loads(await response.aread())
+        except ValueError:
+            raise Retryable("cut", "the server sent malformed JSON") from None
+        yield whole
+        yield None
+        return
+    async for _, data in sse_events(response):
+        if data.strip() == "[DONE]":
+            yield None
+            return
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            raise Retryable("cut", "the server sent malformed JSON in the stream") from None
+        if isinstance(chunk, dict) and isinstance(chunk.get("error"), dict):
+            message = chunk["error"].get("message", "error")
+            raise Retryable("server", f"the server reported an error mid-stream: {message}")
+        if isinstance(chunk, dict):
+            yield chunk

@@ -1,0 +1,151 @@
+"""Retries for model requests: backoff with jitter, Retry-After, one-sentence errors.
+
+A backend writes one attempt as an async generator that raises `Retryable` for what may
+pass (429, 5xx, connection errors, timeouts, a stream cut mid-way) and `ModelError` for
+what will not (4xx). `retrying` runs attempts until one finishes. Before each new attempt
+it yields a `RetryNotice`: text already streamed from the failed attempt is void, and a
+front end resets the partial reply when it sees the notice. Cancelling the consuming task
+raises CancelledError inside the attempt, whose `async with` closes the HTTP stream at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+import httpx
+
+from agent.errors import ModelError
+from agent.llm.base import ModelEvent, RetryNotice
+
+MAX_DELAY_S = 60.0
+
+
+@dataclass
+class Retryable(Exception):
+    """One failed attempt that may succeed if tried again."""
+
+    kind: str  # rate_limit | server | connect | timeout | cut
+    detail: str
+    retry_after: float | None = None
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    now = time.time() if now is None else now
+    return max(0.0, when.timestamp() - now)
+
+
+def backoff_delay(attempt: int, base_s: float, retry_after: float | None) -> float:
+    """The server's Retry-After wins; otherwise exponential backoff with full jitter."""
+    if retry_after is not None:
+        return min(retry_after, MAX_DELAY_S)
+    ceiling = min(MAX_DELAY_S, base_s * (2**attempt))
+    return random.uniform(ceiling / 2, ceiling)
+
+
+def classify_transport_error(exc: httpx.TransportError, started_response: bool) -> Retryable:
+    if isinstance(exc, httpx.TimeoutException):
+        return Retryable("timeout", "the request timed out")
+    if not started_response:
+        return Retryable("connect", f"cannot connect ({exc.__class__.__name__})")
+    return Retryable("cut", f"the stream was cut off ({exc})")
+
+
+def status_error(
+    status: int, body: str, base_url: str, key_hint: str, retry_after: str | None = None
+) -> Exception:
+    """A Retryable for 429/5xx; a one-sentence ModelError for every other 4xx."""
+    if status == 429 or status >= 500:
+        kind = "rate_limit" if status == 429 else "server"
+        return Retryable(kind, f"HTTP {status}", parse_retry_after(retry_after))
+    detail = _short(body)
+    if status in (401, 403):
+        return ModelError(
+            f"The model server at {base_url} refused the request ({status}): {key_hint}."
+        )
+    if status == 404:
+        return ModelError(
+            f"The model server at {base_url} has no such endpoint or model (404{detail}): "
+            "check --base-url and --model."
+        )
+    return ModelError(
+        f"The model server at {base_url} rejected the request ({status}{detail}); "
+        "check the model profile."
+    )
+
+
+def exhausted(error: Retryable, base_url: str, attempts: int, timeout_s: float) -> ModelError:
+    tries = f"{attempts} attempt{'s' if attempts != 1 else ''}"
+    if error.kind == "connect":
+        return ModelError(
+            f"Cannot reach the model server at {base_url}: start it or set --base-url."
+        )
+    if error.kind == "timeout":
+        return ModelError(
+            f"The model server at {base_url} did not answer within {timeout_s:g}s in {tries}: "
+            "check the server or raise request_timeout_s."
+        )
+    if error.kind == "rate_limit":
+        return ModelError(
+            f"The model server at {base_url} was still rate-limiting after {tries}: "
+            "wait a while or use fewer parallel jobs."
+        )
+    what = "cutting the stream off" if error.kind == "cut" else f"failing ({error.detail})"
+    return ModelError(
+        f"The model server at {base_url} kept {what} in {tries}: check its logs and try again."
+    )
+
+
+async def retrying(
+    attempt: Callable[[], AsyncIterator[ModelEvent]],
+    *,
+    base_url: str,
+    max_retries: int,
+    timeout_s: float,
+    backoff_base_s: float = 1.0,
+) -> AsyncIterator[ModelEvent]:
+    """Run `attempt()` until one completes, yielding RetryNotice between attempts."""
+    for number in range(max_retries + 1):
+        try:
+            async for event in attempt():
+                yield event
+            return
+        except Retryable as error:
+            if number >= max_retries:
+                raise exhausted(error, base_url, number + 1, timeout_s) from None
+            delay = backoff_delay(number, backoff_base_s, error.retry_after)
+            yield RetryNotice(attempt=number + 1, delay_s=delay, reason=error.detail)
+            await asyncio.sleep(delay)
+
+
+def _short(body: str) -> str:
+    """The server's own error message, if it sent one, kept to one line."""
+    message = ""
+    try:
+        data = json.loads(body)
+        err = data.get("error", data) if isinstance(data, dict) else data
+        message = str(err.get("message", "")) if isinstance(err, dict) else str(err)
+    except ValueError:
+        message = body
+    message = " ".join(message.split())[:200].rstrip(".")
+    return f": {message}" if message else ""

@@ -1,0 +1,62 @@
+"""What the HTTP backends share: SSE parsing, API keys, base URLs, token estimates."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Mapping
+from urllib.parse import urlsplit
+
+import httpx
+
+from agent.llm.base import ModelProfile
+
+KILN_API_KEY = "KILN_API_KEY"
+
+
+async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]:
+    """(event name, data) pairs; comment lines (`: keep-alive`) and blank events skipped."""
+    event, data = "", list[str]()
+    async for line in response.aiter_lines():
+        if not line:
+            if data:
+                yield event, "\n".join(data)
+            event, data = "", []
+        elif line.startswith(":"):
+            continue
+        elif line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+    if data:
+        yield event, "\n".join(data)
+
+
+def resolve_api_key(profile: ModelProfile, env: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """(key or "", what to tell the person when the server refuses it)."""
+    env = os.environ if env is None else env
+    named = profile.api_key_env
+    if named and env.get(named):
+        return env[named], f"check the API key in ${named}"
+    if env.get(KILN_API_KEY):
+        return env[KILN_API_KEY], f"check the API key in ${KILN_API_KEY}"
+    if named:
+        return "", f"${named} is empty: set it to your API key"
+    return "", f"it needs an API key: set ${KILN_API_KEY} or api_key_env in the model profile"
+
+
+def with_default_path(base_url: str, default_path: str) -> str:
+    """`http://host:8080` means `http://host:8080/v1`; a URL with a path is kept as given."""
+    base_url = base_url.rstrip("/")
+    if urlsplit(base_url).path in ("", "/"):
+        return base_url + default_path
+    return base_url
+
+
+def estimate_tokens(text: str) -> int:
+    """Rough count (4 characters a token) for servers that send no usage at all."""
+    return (len(text) + 3) // 4
+
+
+def http_timeout(profile: ModelProfile) -> httpx.Timeout:
+    """`request_timeout_s` bounds the wait for the first byte and every byte after it."""
+    return httpx.Timeout(profile.request_timeout_s, connect=min(10.0, profile.request_timeout_s))
