@@ -1,0 +1,61 @@
+"""The usage meter: tokens summed over requests, their price, and the budget checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from agent.config import Limits
+from agent.events import StopReason, Usage
+from agent.llm.base import Prices
+
+CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
+
+
+def estimate_tokens(text: str) -> int:
+    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+@dataclass
+class Meter:
+    prices: Prices = field(default_factory=Prices)
+    total: Usage = field(default_factory=Usage)
+    requests: int = 0
+
+    @property
+    def cost_usd(self) -> float:
+        return self.prices.cost(self.total)
+
+    @property
+    def tokens(self) -> int:
+        return self.total.prompt_total + self.total.output
+
+    def add(self, usage: Usage) -> None:
+        self.total = self.total + usage
+        self.requests += 1
+
+    def estimate(self, streamed_text: str) -> tuple[Usage, Usage, float]:
+        """(pending, total, cost) as if the reply so far were already counted."""
+        pending = Usage(output=estimate_tokens(streamed_text))
+        total = self.total + pending
+        return pending, total, self.prices.cost(total)
+
+    def over_budget(self, limits: Limits) -> StopReason | None:
+        if limits.max_tokens and self.tokens >= limits.max_tokens:
+            return StopReason.TOKEN_BUDGET
+        if limits.budget_usd and self.cost_usd >= limits.budget_usd:
+            return StopReason.DOLLAR_BUDGET
+        return None
+
+
+def format_usage(usage: Usage, cost_usd: float) -> str:
+    """One line for people: `12.3k in (80% cached) · 1.2k out · $0.0123`."""
+
+    def k(n: int) -> str:
+        return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+
+    parts = [f"{k(usage.prompt_total)} in"]
+    if usage.prompt_total:
+        parts[0] += f" ({usage.cache_hit_ratio:.0%} cached)"
+    parts.append(f"{k(usage.output)} out")
+    parts.append(f"${cost_usd:.4f}")
+    return " · ".join(parts)

@@ -1,0 +1,50 @@
+"""Events back from their JSON shape (`Event.to_dict()`), for resumed sessions."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import typing
+from typing import Any
+
+from agent import events
+from agent.events import Event, Notice, PlanStep, Usage
+
+
+@functools.cache
+def _classes() -> dict[str, type[Event]]:
+    found: dict[str, type[Event]] = {}
+    for value in vars(events).values():
+        if isinstance(value, type) and issubclass(value, Event) and value is not Event:
+            found[value.__new__(value).kind] = value
+    return found
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The event `data` describes; an unknown type becomes a Notice rather than an error."""
+    cls = _classes().get(str(data.get("type")))
+    if cls is None:
+        return Notice(f"(stored event of unknown type {data.get('type')!r})")
+    hints = typing.get_type_hints(cls, vars(events))
+    kwargs = {
+        f.name: _convert(hints[f.name], data[f.name])
+        for f in dataclasses.fields(cls)
+        if f.name in data
+    }
+    return cls(**kwargs)
+
+
+def _convert(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    if hint is Usage:
+        return Usage(**value)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint(value)
+    if typing.get_origin(hint) is tuple:
+        (item, *_) = typing.get_args(hint)
+        if item is PlanStep:
+            return tuple(PlanStep(v["title"], events.PlanStatus(v["status"])) for v in value)
+        return tuple(value)
+    return value

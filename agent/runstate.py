@@ -1,0 +1,102 @@
+"""The counters of one run and the limits they are checked against.
+
+Every way a run can end maps to one StopReason, and every StopReason to one Finished
+status and one exit code, here in one place.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.config import Limits
+from agent.events import StopReason
+from agent.testdigest import TestDigest
+
+LIMIT_REASONS = frozenset(
+    {
+        StopReason.MAX_STEPS,
+        StopReason.MAX_TOOL_CALLS,
+        StopReason.TOKEN_BUDGET,
+        StopReason.DOLLAR_BUDGET,
+        StopReason.WALL_CLOCK,
+        StopReason.REPEATED_CALL,
+        StopReason.FORMAT_ERRORS,
+    }
+)
+_STATUS = {
+    StopReason.DONE: "done",
+    StopReason.TESTS_STILL_FAILING: "failed",
+    StopReason.NO_ACTION: "failed",
+    StopReason.CANCELLED: "cancelled",
+    StopReason.APPROVAL_NEEDED: "error",
+    StopReason.MODEL_ERROR: "error",
+    StopReason.SANDBOX_ERROR: "error",
+}
+_EXIT = {
+    StopReason.TESTS_STILL_FAILING: 1,
+    StopReason.NO_ACTION: 1,
+    StopReason.APPROVAL_NEEDED: 4,
+    StopReason.SANDBOX_ERROR: 5,
+    StopReason.MODEL_ERROR: 6,
+    StopReason.CANCELLED: 130,
+}
+
+
+def status_for(reason: StopReason) -> str:
+    return "limit" if reason in LIMIT_REASONS else _STATUS[reason]
+
+
+def exit_code_for(reason: StopReason, tests_after: TestDigest | None) -> int:
+    """0 only when done with the tests passing (or no tests to run)."""
+    if reason is StopReason.DONE:
+        return 0 if tests_after is None or tests_after.ok else 1
+    return 3 if reason in LIMIT_REASONS else _EXIT[reason]
+
+
+def call_signature(name: str, arguments: dict[str, Any]) -> str:
+    return name + json.dumps(arguments, sort_keys=True, default=str)
+
+
+@dataclass
+class RunState:
+    limits: Limits
+    started: float = field(default_factory=time.monotonic)
+    steps: int = 0
+    tool_calls: int = 0
+    format_errors: int = 0  # consecutive
+    idle_replies: int = 0  # consecutive replies with no tool call
+    finish_refusals: int = 0
+    edits_since_tests: bool = False
+    edited: bool = False  # anything changed during this run
+    pending_change: bool = False  # a tool that may change the workspace ran this step
+    last_tests: TestDigest | None = None
+    last_calls: list[str] = field(default_factory=list)
+
+    @property
+    def deadline(self) -> float | None:
+        return self.started + self.limits.timeout_s if self.limits.timeout_s else None
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def before_step(self) -> StopReason | None:
+        if self.steps >= self.limits.max_steps:
+            return StopReason.MAX_STEPS
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return StopReason.WALL_CLOCK
+        return None
+
+    def before_call(self, name: str, arguments: dict[str, Any]) -> StopReason | None:
+        if self.tool_calls >= self.limits.max_tool_calls:
+            return StopReason.MAX_TOOL_CALLS
+        self.tool_calls += 1
+        self.last_calls.append(call_signature(name, arguments))
+        repeat = self.limits.repeat_limit
+        recent = self.last_calls[-repeat:]
+        if repeat and len(recent) == repeat and len(set(recent)) == 1:
+            return StopReason.REPEATED_CALL
+        return None

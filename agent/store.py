@@ -1,0 +1,243 @@
+"""Sessions, their events, model requests, tool calls, approvals and stops, in SQLite.
+
+One database in the XDG data dir (`kiln.db`). Every event the loop yields is kept, except
+the streamed deltas (the AssistantMessage that ends each turn holds the same text) and the
+meter's estimates while a reply streams. The conversation and the final diff are kept too,
+so `--resume` can rebuild both the prompt and the workspace.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent import paths
+from agent.events import (
+    ApprovalRequested,
+    ApprovalResolved,
+    Event,
+    Finished,
+    ReasoningDelta,
+    SessionStarted,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    UsageUpdated,
+)
+from agent.llm.base import Message, ToolCall
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY, created REAL, updated REAL, repo TEXT, model TEXT, mode TEXT,
+  title TEXT, status TEXT, stop_reason TEXT, steps INTEGER DEFAULT 0,
+  uncached INTEGER DEFAULT 0, cached INTEGER DEFAULT 0, cache_write INTEGER DEFAULT 0,
+  output INTEGER DEFAULT 0, cost_usd REAL DEFAULT 0, diff TEXT DEFAULT '',
+  messages TEXT DEFAULT '[]');
+CREATE TABLE IF NOT EXISTS events (
+  session_id TEXT, seq INTEGER, ts REAL, type TEXT, data TEXT, PRIMARY KEY (session_id, seq));
+CREATE TABLE IF NOT EXISTS requests (
+  session_id TEXT, ts REAL, uncached INTEGER, cached INTEGER, cache_write INTEGER,
+  output INTEGER, ttft_s REAL, duration_s REAL, cost_usd REAL);
+CREATE TABLE IF NOT EXISTS tool_calls (
+  session_id TEXT, call_id TEXT, name TEXT, arguments TEXT, ok INTEGER, output TEXT,
+  duration_s REAL, exit_code INTEGER, started REAL, PRIMARY KEY (session_id, call_id));
+CREATE TABLE IF NOT EXISTS approvals (
+  session_id TEXT, request_id TEXT, action TEXT, summary TEXT, decision TEXT, reason TEXT,
+  ts REAL, PRIMARY KEY (session_id, request_id));
+CREATE TABLE IF NOT EXISTS stops (
+  session_id TEXT, ts REAL, status TEXT, stop_reason TEXT, summary TEXT, steps INTEGER,
+  tool_calls INTEGER, cost_usd REAL, duration_s REAL);
+"""
+
+
+def default_path() -> Path:
+    return paths.data_dir() / "kiln.db"
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: str
+    created: float
+    updated: float
+    repo: str
+    model: str
+    mode: str
+    title: str
+    status: str
+    stop_reason: str
+    steps: int
+    cost_usd: float
+    tokens: int
+
+
+class Store:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+        self._seq: dict[str, int] = {}
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- writing --------------------------------------------------------------------
+
+    def record(self, session_id: str, event: Event) -> None:
+        if isinstance(event, TextDelta | ReasoningDelta):
+            return
+        if isinstance(event, UsageUpdated) and event.estimated:
+            return
+        now = time.time()
+        seq = self._next_seq(session_id)
+        data = json.dumps(event.to_dict())
+        with self.db:
+            self.db.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                (session_id, seq, now, event.kind, data),
+            )
+            self._index(session_id, event, now)
+
+    def _next_seq(self, session_id: str) -> int:
+        if session_id not in self._seq:
+            row = self.db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", (session_id,)
+            ).fetchone()
+            self._seq[session_id] = row[0]
+        self._seq[session_id] += 1
+        return self._seq[session_id]
+
+    def _index(self, sid: str, event: Event, now: float) -> None:
+        """Keep the queryable tables in step with the event log."""
+        x = self.db.execute
+        if isinstance(event, SessionStarted):
+            x(
+                "INSERT INTO sessions (id, created, updated, repo, model, mode, title) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated = ?",
+                (sid, now, now, event.repo, event.model, event.mode, event.task[:200], now),
+            )
+        elif isinstance(event, UsageUpdated):
+            u = event.last
+            x(
+                "INSERT INTO requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (sid, now, u.uncached_input, u.cached_input, u.cache_write, u.output,
+                 event.ttft_s, event.duration_s, event.cost_usd),
+            )  # fmt: skip
+            t = event.total
+            x(
+                "UPDATE sessions SET updated = ?, uncached = ?, cached = ?, cache_write = ?, "
+                "output = ?, cost_usd = ? WHERE id = ?",
+                (now, t.uncached_input, t.cached_input, t.cache_write, t.output,
+                 event.cost_usd, sid),
+            )  # fmt: skip
+        elif isinstance(event, ToolCallStarted):
+            x(
+                "INSERT OR REPLACE INTO tool_calls (session_id, call_id, name, arguments, "
+                "started) VALUES (?, ?, ?, ?, ?)",
+                (sid, event.call_id, event.name, json.dumps(event.arguments), now),
+            )
+        elif isinstance(event, ToolCallFinished):
+            x(
+                "UPDATE tool_calls SET ok = ?, output = ?, duration_s = ?, exit_code = ? "
+                "WHERE session_id = ? AND call_id = ?",
+                (event.ok, event.output, event.duration_s, event.exit_code, sid, event.call_id),
+            )
+        elif isinstance(event, ApprovalRequested):
+            x(
+                "INSERT OR REPLACE INTO approvals (session_id, request_id, action, summary, ts) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (sid, event.request_id, event.action, event.summary, now),
+            )
+        elif isinstance(event, ApprovalResolved):
+            x(
+                "UPDATE approvals SET decision = ?, reason = ? "
+                "WHERE session_id = ? AND request_id = ?",
+                (event.decision, event.reason, sid, event.request_id),
+            )
+        elif isinstance(event, Finished):
+            x(
+                "INSERT INTO stops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (sid, now, event.status, event.stop_reason.value, event.summary, event.steps,
+                 event.tool_calls, event.cost_usd, event.duration_s),
+            )  # fmt: skip
+            x(
+                "UPDATE sessions SET updated = ?, status = ?, stop_reason = ?, "
+                "steps = steps + ? WHERE id = ?",
+                (now, event.status, event.stop_reason.value, event.steps, sid),
+            )
+
+    def save_state(self, session_id: str, messages: list[Message], diff: str) -> None:
+        """The conversation and the workspace diff, what `--resume` needs to carry on."""
+        with self.db:
+            self.db.execute(
+                "UPDATE sessions SET messages = ?, diff = ?, updated = ? WHERE id = ?",
+                (json.dumps([_message_dict(m) for m in messages]), diff, time.time(), session_id),
+            )
+
+    # --- reading --------------------------------------------------------------------
+
+    def sessions(self, limit: int = 50) -> list[SessionRow]:
+        rows = self.db.execute(
+            "SELECT id, created, updated, repo, model, mode, title, COALESCE(status, ''), "
+            "COALESCE(stop_reason, ''), steps, cost_usd, uncached + cached + cache_write + output "
+            "FROM sessions ORDER BY updated DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [SessionRow(*row) for row in rows]
+
+    def find(self, session_id: str) -> SessionRow | None:
+        """By id, unique id prefix, or "last" for the most recently updated session."""
+        if session_id == "last":
+            rows = self.sessions(1)
+            return rows[0] if rows else None
+        matches = [row for row in self.sessions(10_000) if row.id.startswith(session_id)]
+        return matches[0] if len(matches) == 1 else None
+
+    def events(self, session_id: str) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT data FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
+        ).fetchall()
+        return [json.loads(data) for (data,) in rows]
+
+    def requests(self, session_id: str) -> list[dict[str, Any]]:
+        cursor = self.db.execute(
+            "SELECT * FROM requests WHERE session_id = ? ORDER BY ts", (session_id,)
+        )
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def state(self, session_id: str) -> tuple[list[Message], str]:
+        row = self.db.execute(
+            "SELECT messages, diff FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        if row is None:
+            return [], ""
+        return [_message_from(d) for d in json.loads(row[0] or "[]")], row[1] or ""
+
+
+def _message_dict(message: Message) -> dict[str, Any]:
+    return {
+        "role": message.role,
+        "content": message.content,
+        "tool_calls": [
+            {"id": c.id, "name": c.name, "arguments": c.arguments} for c in message.tool_calls
+        ],
+        "tool_call_id": message.tool_call_id,
+        "name": message.name,
+    }
+
+
+def _message_from(data: dict[str, Any]) -> Message:
+    calls = tuple(ToolCall(c["id"], c["name"], c["arguments"]) for c in data.get("tool_calls", []))
+    return Message(
+        data["role"],
+        data.get("content", ""),
+        tool_calls=calls,
+        tool_call_id=data.get("tool_call_id"),
+        name=data.get("name"),
+    )

@@ -1,0 +1,249 @@
+"""Which command runs a repository's tests, and a short digest of one run.
+
+The model never sees megabytes of test output: it gets the counts, the failing test names,
+the assertion messages and the traceback lines that point into the code, capped at a few KB.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+DIGEST_CAP = 3000
+PER_FAILURE_LINES = 12
+
+
+# --- detection ---------------------------------------------------------------------
+
+
+def detect_test_command(repo: Path, configured: str = "") -> str:
+    """`[tests] command` if set, else what the repository's files say; "" when unknown."""
+    if configured.strip():
+        return configured.strip()
+    if _uses_pytest(repo):
+        return "python3 -m pytest -q -rfE --color=no"
+    if (repo / "package.json").is_file() and _npm_has_test(repo / "package.json"):
+        return "npm test --silent"
+    if (repo / "go.mod").is_file():
+        return "go test ./..."
+    if (repo / "Cargo.toml").is_file():
+        return "cargo test --quiet"
+    if _make_has_test(repo):
+        return "make test"
+    if any(repo.glob("test*.py")) or any(repo.glob("tests/test*.py")):
+        return "python3 -m unittest discover -v"
+    if any(repo.glob("*.py")) or any(repo.glob("*/*.py")):
+        return "python3 -m unittest discover -v"
+    return ""
+
+
+def _uses_pytest(repo: Path) -> bool:
+    if (repo / "pytest.ini").is_file() or (repo / "conftest.py").is_file():
+        return True
+    if (repo / "tests" / "conftest.py").is_file():
+        return True
+    pyproject = repo / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+            data = {}
+        if "pytest" in data.get("tool", {}):
+            return True
+    for name, section in (("setup.cfg", "[tool:pytest]"), ("tox.ini", "[pytest]")):
+        cfg = repo / name
+        if cfg.is_file() and section in cfg.read_text(errors="replace"):
+            return True
+    # test files written in pytest style (bare asserts in test_ functions, no unittest)
+    for test_file in [*repo.glob("test_*.py"), *repo.glob("tests/test_*.py")][:20]:
+        text = test_file.read_text(errors="replace")
+        if "import pytest" in text or ("unittest" not in text and "def test_" in text):
+            return True
+    return False
+
+
+def _npm_has_test(package_json: Path) -> bool:
+    try:
+        scripts = json.loads(package_json.read_text(encoding="utf-8")).get("scripts", {})
+    except (ValueError, OSError):
+        return False
+    test = scripts.get("test", "") if isinstance(scripts, dict) else ""
+    return bool(test) and "no test specified" not in test
+
+
+def _make_has_test(repo: Path) -> bool:
+    for name in ("Makefile", "makefile", "GNUmakefile"):
+        path = repo / name
+        if path.is_file() and re.search(r"^test\s*:", path.read_text(errors="replace"), re.M):
+            return True
+    return False
+
+
+# --- digest --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TestDigest:
+    command: str
+    exit_code: int
+    passed: int
+    failed: int
+    errors: int
+    failing: tuple[str, ...]
+    text: str  # what the model reads
+    timed_out: bool = False
+    duration_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.failed and not self.errors and not self.timed_out
+
+
+def digest(
+    command: str, output: str, exit_code: int, *, timed_out: bool = False, duration_s: float = 0.0
+) -> TestDigest:
+    """Parse pytest, unittest, go, cargo and jest output; any other runner gets its tail."""
+    for parser in (_pytest, _unittest, _go, _cargo, _jest):
+        parsed = parser(output)
+        if parsed is not None:
+            passed, failed, errors, failing, details = parsed
+            break
+    else:
+        passed = failed = errors = 0
+        failing, details = [], _tail(output, 40)
+        if exit_code != 0:
+            errors = 1
+    if exit_code != 0 and not (failed or errors):
+        errors = 1  # the runner failed without a parsable failure: collection or setup error
+        details = details or _tail(output, 40)
+    status = "PASSED" if exit_code == 0 and not timed_out else "FAILED"
+    if timed_out:
+        status = "TIMED OUT"
+    head = f"Tests {status}: {passed} passed, {failed} failed, {errors} errors  (`{command}`)"
+    if failing:
+        head += "\nFailing: " + ", ".join(failing[:20])
+    text = _cap(head + ("\n\n" + details if details and status != "PASSED" else ""))
+    return TestDigest(
+        command, exit_code, passed, failed, errors, tuple(failing), text, timed_out, duration_s
+    )
+
+
+def _cap(text: str, cap: int = DIGEST_CAP) -> str:
+    if len(text) <= cap:
+        return text
+    return text[: cap - 40].rstrip() + "\n[... digest cut at a few KB ...]"
+
+
+def _tail(output: str, lines: int) -> str:
+    return "\n".join(output.strip().splitlines()[-lines:])
+
+
+Parsed = tuple[int, int, int, list[str], str] | None
+_PYTEST_TOTALS = re.compile(r"^=*\s*(?:\d+ \w+(?:, )?)+.* in [\d.]+s", re.M)
+
+
+def _count(text: str, word: str) -> int:
+    match = re.search(rf"(\d+) {word}", text)
+    return int(match.group(1)) if match else 0
+
+
+def _pytest(output: str) -> Parsed:
+    totals = [m.group(0) for m in _PYTEST_TOTALS.finditer(output)]
+    if not totals:
+        return None
+    last = totals[-1]
+    failing = re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.M)
+    details = []
+    for section in re.split(r"^_{3,} (.+?) _{3,}$", output, flags=re.M)[1:][:20]:
+        keep = [
+            line
+            for line in section.splitlines()
+            if line.startswith(("E ", ">")) or re.match(r"^\S+:\d+: \w", line)
+        ]
+        if keep:
+            details.append("\n".join(keep[:PER_FAILURE_LINES]))
+        elif details and len(section) < 120:
+            details.append(f"-- {section.strip()}")
+    summary = [line for line in output.splitlines() if re.match(r"^(FAILED|ERROR) ", line)]
+    body = "\n".join(details) or "\n".join(summary[:20])
+    return (_count(last, "passed"), _count(last, "failed"), _count(last, "error"), failing, body)
+
+
+def _unittest(output: str) -> Parsed:
+    ran = re.search(r"^Ran (\d+) tests? in", output, re.M)
+    if not ran:
+        return None
+    total = int(ran.group(1))
+    result = re.search(r"^FAILED \((.*)\)", output, re.M)
+    outcome = result.group(1) if result else ""
+    failed, errors = _keyword(outcome, "failures"), _keyword(outcome, "errors")
+    skipped = _keyword(output, "skipped")
+    failing = [
+        f"{name} ({where})" if where else name
+        for name, where in re.findall(r"^(?:FAIL|ERROR): (\S+)(?: \((\S+)\))?", output, re.M)
+    ]
+    details = []
+    for block in re.split(r"^={50,}$", output, flags=re.M)[1:][:20]:
+        lines = block.strip().splitlines()
+        title = lines[0] if lines else ""
+        keep = [
+            line.rstrip()
+            for line in lines[1:]
+            if (re.match(r'^\s+File "', line) and "/unittest/" not in line)
+            or re.match(r"^\w*(Error|Exception|Failure)\b", line)
+            or (line.startswith("    ") and not line.strip().startswith("File"))
+        ]
+        details.append("\n".join([title, *keep[-PER_FAILURE_LINES:]]))
+    return (max(0, total - failed - errors - skipped), failed, errors, failing, "\n".join(details))
+
+
+def _keyword(text: str, name: str) -> int:
+    match = re.search(rf"{name}=(\d+)", text)
+    return int(match.group(1)) if match else 0
+
+
+def _go(output: str) -> Parsed:
+    fails = re.findall(r"^\s*--- FAIL: (\S+)", output, re.M)
+    passes = re.findall(r"^\s*--- PASS: (\S+)", output, re.M)
+    packages = re.findall(r"^(ok|FAIL)\s+\S+", output, re.M)
+    if not (fails or passes or packages):
+        return None
+    details = [line for line in output.splitlines() if re.match(r"^\s+\S+_test\.go:\d+:", line)]
+    return (len(passes), len(fails), 0, fails, "\n".join(details[:40]))
+
+
+def _cargo(output: str) -> Parsed:
+    results = re.findall(r"test result: \w+\. (\d+) passed; (\d+) failed", output)
+    if not results:
+        return None
+    passed = sum(int(p) for p, _ in results)
+    failed = sum(int(f) for _, f in results)
+    failing = re.findall(r"^test (\S+) \.\.\. FAILED", output, re.M)
+    details = [
+        line
+        for line in output.splitlines()
+        if "panicked at" in line or "left:" in line or "right:" in line
+    ]
+    return (passed, failed, 0, failing, "\n".join(details[:40]))
+
+
+def _jest(output: str) -> Parsed:
+    match = re.search(r"^Tests:\s+(.*)$", output, re.M)
+    if not match:
+        return None
+    failing = re.findall(r"^\s+● (.+)$", output, re.M)
+    details = [
+        line.strip()
+        for line in output.splitlines()
+        if re.match(r"^\s+(Expected|Received|at .*:\d+)", line)
+    ]
+    return (
+        _count(match.group(1), "passed"),
+        _count(match.group(1), "failed"),
+        0,
+        failing,
+        "\n".join(details[:40]),
+    )

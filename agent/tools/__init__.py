@@ -1,0 +1,50 @@
+"""The model's nine tools, by name. `specs()` is what the model is told; `call()` runs one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.llm.base import ToolSpec
+from agent.tools.base import Tool, ToolContext, ToolFailure, ToolResult
+from agent.tools.control import finish, update_plan
+from agent.tools.edits import edit_file, write_file
+from agent.tools.files import list_files, read_file, search
+from agent.tools.shell import run, run_tests
+
+TOOLS: dict[str, Tool] = {
+    t.spec.name: t
+    for t in (
+        read_file,
+        list_files,
+        search,
+        edit_file,
+        write_file,
+        run,
+        run_tests,
+        update_plan,
+        finish,
+    )
+}
+# Tools that do not change the workspace; everything else may.
+READ_ONLY = frozenset({"read_file", "list_files", "search", "update_plan", "finish"})
+
+
+def specs() -> list[ToolSpec]:
+    """Stable order, so the prompt prefix (and the server's cache of it) never changes."""
+    return [t.spec for t in TOOLS.values()]
+
+
+async def call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolResult:
+    """Run one tool; a mistake the model can fix comes back as a failed result, not an error."""
+    tool = TOOLS.get(name)
+    if tool is None:
+        return ToolResult(False, f"There is no tool named {name!r}. Tools: {', '.join(TOOLS)}.")
+    if not isinstance(arguments, dict):
+        return ToolResult(False, f"Arguments for {name} must be a JSON object.")
+    try:
+        return await tool.run(ctx, arguments)
+    except ToolFailure as failure:
+        return ToolResult(False, str(failure))
+
+
+__all__ = ["READ_ONLY", "TOOLS", "ToolContext", "ToolFailure", "ToolResult", "call", "specs"]

@@ -1,0 +1,117 @@
+"""What every tool shares: the context it runs in, what it returns, how it is described.
+
+Tools never touch the host: every file read, write and command goes through the Sandbox.
+Questions for the person go through `ToolContext.gate` (agent/tools/gate.py); events a tool
+wants shown while it runs (approvals) go through `ToolContext.emit`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from agent.events import Event, PlanStep
+from agent.llm.base import ToolSpec
+from sandbox.base import Sandbox
+
+if TYPE_CHECKING:
+    from agent.config import Settings
+    from agent.testdigest import TestDigest
+    from agent.tools.gate import ApprovalGate
+
+
+class ToolFailure(Exception):
+    """A mistake the model can fix; the message goes back to it as the tool result."""
+
+
+@dataclass
+class ToolResult:
+    ok: bool
+    output: str
+    exit_code: int | None = None
+    truncated: bool = False
+    edited: bool = False  # the workspace changed (edit_file, write_file, or a command)
+    plan: tuple[PlanStep, ...] | None = None
+    tests: TestDigest | None = None
+    finish_summary: str | None = None
+
+
+@dataclass
+class ToolContext:
+    sandbox: Sandbox
+    settings: Settings
+    gate: ApprovalGate
+    test_command: str  # detected or configured; "" when none was found
+    emit: Callable[[Event], None] = lambda event: None
+    # The longest a command may run; commands asking for more are capped here.
+    max_command_timeout_s: float = 600.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+ToolFunc = Callable[[ToolContext, dict[str, Any]], Awaitable[ToolResult]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    spec: ToolSpec
+    run: ToolFunc
+
+
+def tool(
+    name: str, description: str, properties: dict[str, Any], required: list[str]
+) -> Callable[[ToolFunc], Tool]:
+    """Declare a tool: its JSON schema lives next to the function that implements it."""
+
+    def wrap(func: ToolFunc) -> Tool:
+        schema = {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
+        return Tool(ToolSpec(name, description, schema), func)
+
+    return wrap
+
+
+def workspace_path(raw: Any, *, allow_root: bool = False) -> str:
+    """A path relative to the repository root, refusing anything that escapes it."""
+    if not isinstance(raw, str) or (not raw.strip() and not allow_root):
+        raise ToolFailure("`path` must be a file path relative to the repository root.")
+    path = raw.strip()
+    for prefix in ("/workspace/", "./"):
+        path = path.removeprefix(prefix)
+    if path.startswith("/"):
+        raise ToolFailure(
+            f"{raw!r} is absolute; give the path relative to the repository root, "
+            "e.g. 'src/app.py'."
+        )
+    normal = posixpath.normpath(path) if path else "."
+    if normal == ".." or normal.startswith("../"):
+        raise ToolFailure(f"{raw!r} points outside the repository; only files inside it exist.")
+    if normal == "." and not allow_root:
+        raise ToolFailure("`path` must name a file, not the repository root.")
+    if normal == ".git" or normal.startswith(".git/"):
+        raise ToolFailure("The .git directory is managed by kiln; leave it alone.")
+    return normal
+
+
+def arg_str(args: dict[str, Any], name: str, *, default: str | None = None) -> str:
+    value = args.get(name, default)
+    if value is None:
+        raise ToolFailure(f"Missing required argument `{name}`.")
+    if not isinstance(value, str):
+        raise ToolFailure(f"`{name}` must be a string, not {type(value).__name__}.")
+    return value
+
+
+def arg_int(args: dict[str, Any], name: str) -> int | None:
+    value = args.get(name)
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ToolFailure(f"`{name}` must be an integer, not {value!r}.") from None

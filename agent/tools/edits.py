@@ -1,0 +1,106 @@
+"""Changing the workspace: edit_file and write_file, each approved per mode.
+
+After a write, a tree-sitter parse reports any syntax error the change introduced, so the
+model hears about it in the same tool result instead of from a failing test run later.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from agent.approval import Action
+from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool, workspace_path
+from agent.tools.files import read_text
+from agent.tools.matching import replace
+from agent.tools.syntax import introduced_errors
+
+MAX_WRITE_BYTES = 1024 * 1024
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        f"a/{path}",
+        f"b/{path}",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+async def _existing(ctx: ToolContext, path: str) -> str | None:
+    try:
+        return await read_text(ctx, path)
+    except ToolFailure as failure:
+        if "does not exist" in str(failure):
+            return None
+        raise
+
+
+async def _approve_and_write(
+    ctx: ToolContext, path: str, before: str | None, after: str, verb: str
+) -> ToolResult | None:
+    """Ask per mode, then write. Returns a refusal result, or None once written."""
+    diff = unified_diff(path, before or "", after)
+    refusal = await ctx.gate.check(Action.EDIT, f"{verb} {path}", ctx.emit, diff=diff, path=path)
+    if refusal:
+        return ToolResult(False, refusal)
+    await ctx.sandbox.write_file(path, after.encode("utf-8"))
+    return None
+
+
+@tool(
+    "edit_file",
+    "Replace `old_text` with `new_text` in a file. old_text must match the file exactly "
+    "once (copy it from read_file, with a few lines of context); set replace_all to "
+    "change every occurrence.",
+    {
+        "path": {"type": "string"},
+        "old_text": {"type": "string", "description": "the exact text to replace"},
+        "new_text": {"type": "string", "description": "what to put in its place"},
+        "replace_all": {"type": "boolean", "description": "replace every occurrence"},
+    },
+    ["path", "old_text", "new_text"],
+)
+async def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    path = workspace_path(args.get("path"))
+    old, new = arg_str(args, "old_text"), arg_str(args, "new_text")
+    before = await _existing(ctx, path)
+    if before is None:
+        raise ToolFailure(f"{path} does not exist; use write_file to create it.")
+    result = replace(before, old, new, replace_all=bool(args.get("replace_all")), path=path)
+    if result.text == before:
+        raise ToolFailure("old_text and new_text are the same; nothing would change.")
+    refusal = await _approve_and_write(ctx, path, before, result.text, "edit")
+    if refusal:
+        return refusal
+    what = f"{result.count} places" if result.count > 1 else "1 place"
+    note = " (matched after ignoring whitespace differences)" if result.fuzzy else ""
+    warning = introduced_errors(path, before.encode(), result.text.encode())
+    return ToolResult(True, f"Edited {path}: replaced {what}{note}.{warning}", edited=True)
+
+
+@tool(
+    "write_file",
+    "Create a file, or overwrite it whole, with `content`. Prefer edit_file for changes "
+    "to existing files.",
+    {"path": {"type": "string"}, "content": {"type": "string"}},
+    ["path", "content"],
+)
+async def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    path = workspace_path(args.get("path"))
+    content = arg_str(args, "content")
+    if len(content.encode()) > MAX_WRITE_BYTES:
+        raise ToolFailure(f"content is over {MAX_WRITE_BYTES // 1024} KB; write smaller files.")
+    before = await _existing(ctx, path)
+    if before == content:
+        return ToolResult(True, f"{path} already has exactly this content; nothing changed.")
+    refusal = await _approve_and_write(ctx, path, before, content, "write")
+    if refusal:
+        return refusal
+    verb = "Created" if before is None else "Overwrote"
+    lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
+    warning = introduced_errors(
+        path, before.encode() if before is not None else None, content.encode()
+    )
+    return ToolResult(True, f"{verb} {path} ({lines} lines).{warning}", edited=True)

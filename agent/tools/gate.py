@@ -1,0 +1,161 @@
+"""Approval for edits and commands, per mode.
+
+PLAN refuses edits and unsafe commands; ASK asks the person; AUTO_EDIT and FULL_AUTO let
+the sandbox take them; FAIL (headless) ends the run at once where ASK would have asked.
+A verdict of ALWAYS is remembered for that kind of action for the rest of the session.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import uuid
+from collections.abc import Callable
+
+from agent.approval import Action, ApprovalRequest, Approver, Mode, Verdict, needs_asking
+from agent.events import ApprovalRequested, ApprovalResolved, Event
+
+
+class ApprovalStop(Exception):
+    """Raised in FAIL mode where ASK would have asked: the run must end with exit 4."""
+
+    def __init__(self, request: ApprovalRequest) -> None:
+        super().__init__(request.summary)
+        self.request = request
+
+
+# Commands that only look, or run tests, in the sandbox. Anything else asks in ASK mode.
+SAFE_PROGRAMS = frozenset(
+    [
+        "ls",
+        "cat",
+        "head",
+        "tail",
+        "wc",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "find",
+        "tree",
+        "pwd",
+        "echo",
+        "printf",
+        "file",
+        "stat",
+        "du",
+        "diff",
+        "sort",
+        "uniq",
+        "cut",
+        "true",
+        "which",
+        "whoami",
+        "date",
+        "basename",
+        "dirname",
+        "realpath",
+        "nl",
+        "less",
+        "more",
+        "pytest",
+        "tox",
+        "nox",
+        "jest",
+        "vitest",
+    ]
+)
+SAFE_SUBCOMMANDS = {
+    "git": {"status", "diff", "log", "show", "branch", "blame", "ls-files", "grep", "rev-parse"},
+    "go": {"test", "vet", "list", "version"},
+    "cargo": {"test", "check", "tree", "metadata"},
+    "npm": {"test", "ls"},
+    "make": {"test", "check", "-n"},
+}
+_PYTHON = re.compile(r"^python(3(\.\d+)?)?$")
+_SAFE_PYTHON_MODULES = {"pytest", "unittest", "pip"}  # pip only with list/show/freeze below
+_UNSAFE_SYNTAX = re.compile(r"(?<![0-9&])>|\$\(|`|<\(")  # redirects and substitutions
+_FIND_ACTIONS = {"-exec", "-execdir", "-delete", "-ok", "-okdir", "-fprint", "-fls"}
+
+
+def is_safe_command(command: str) -> bool:
+    """Whether `command` only reads or runs tests; pipelines must be safe in every part."""
+    if not command.strip() or _UNSAFE_SYNTAX.search(command.replace("2>&1", "")):
+        return False
+    parts = re.split(r"&&|\|\||[;|\n]", command)
+    return all(_safe_simple(part) for part in parts)
+
+
+def _safe_simple(part: str) -> bool:
+    try:
+        words = shlex.split(part)
+    except ValueError:
+        return False
+    while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+        words = words[1:]  # leading VAR=value assignments
+    if not words:
+        return True
+    program = words[0].rsplit("/", 1)[-1]
+    if program in SAFE_PROGRAMS:
+        return not (program == "find" and _FIND_ACTIONS & set(words))
+    if program in SAFE_SUBCOMMANDS:
+        return len(words) > 1 and words[1] in SAFE_SUBCOMMANDS[program]
+    if _PYTHON.match(program):
+        if len(words) > 2 and words[1] == "-m" and words[2] in _SAFE_PYTHON_MODULES:
+            return words[2] != "pip" or (len(words) > 3 and words[3] in {"list", "show", "freeze"})
+        return len(words) == 2 and words[1] in {"--version", "-V"}
+    return False
+
+
+class ApprovalGate:
+    """The session's approval state: current mode, remembered ALWAYS verdicts, the approver."""
+
+    def __init__(self, approver: Approver, mode: Mode) -> None:
+        self.approver = approver
+        self.mode = mode
+        self.always: set[Action] = set()
+
+    async def check(
+        self,
+        action: Action,
+        summary: str,
+        emit: Callable[[Event], None],
+        *,
+        diff: str = "",
+        command: str = "",
+        path: str = "",
+    ) -> str | None:
+        """None when the action may go ahead; otherwise the refusal to send to the model.
+
+        Raises ApprovalStop in FAIL mode where ASK would have asked.
+        """
+        if action is Action.COMMAND and is_safe_command(command):
+            return None
+        if self.mode is Mode.PLAN and action is not Action.APPLY:
+            return (
+                f"Refused: plan mode is read-only, so `{summary}` was not done. "
+                "Describe the change in your plan instead."
+            )
+        if action in self.always or not needs_asking(self.mode, action):
+            return None
+        request = ApprovalRequest(
+            request_id=uuid.uuid4().hex[:12],
+            action=action,
+            summary=summary,
+            diff=diff,
+            command=command,
+            path=path,
+        )
+        if self.mode is Mode.FAIL:
+            raise ApprovalStop(request)
+        emit(
+            ApprovalRequested(request.request_id, action.value, summary, diff=diff, command=command)
+        )
+        decision = await self.approver.decide(request)
+        emit(ApprovalResolved(request.request_id, decision.verdict.value, decision.reason))
+        if decision.verdict is Verdict.ALWAYS:
+            self.always.add(action)
+        if decision.approved:
+            return None
+        why = f" Their reason: {decision.reason}" if decision.reason else ""
+        return f"The person rejected `{summary}`.{why} Do not retry it unchanged."

@@ -1,0 +1,93 @@
+"""Running things in the sandbox: run and run_tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.approval import Action
+from agent.testdigest import TestDigest, digest
+from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool
+from sandbox.base import ExecResult
+
+DEFAULT_COMMAND_TIMEOUT_S = 120.0
+
+
+def describe_exec(result: ExecResult) -> str:
+    """Output plus the facts the model needs: exit code, timeout, what was cut."""
+    output = result.output.rstrip()
+    notes = []
+    if result.timed_out:
+        notes.append(f"[timed out after {result.duration_s:.0f}s and was stopped]")
+    if result.oom_killed:
+        notes.append("[killed: out of memory]")
+    if result.truncated:
+        notes.append(f"[output cut to head and tail; {result.total_bytes} bytes in all]")
+    notes.append(f"[exit code {result.exit_code}]")
+    return (output + "\n" if output else "") + "\n".join(notes)
+
+
+@tool(
+    "run",
+    "Run a shell command in the sandbox (a copy of the repository; no network). "
+    "Returns its output and exit code.",
+    {
+        "command": {"type": "string"},
+        "timeout_s": {"type": "number", "description": "seconds before it is stopped"},
+    },
+    ["command"],
+)
+async def run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    command = arg_str(args, "command").strip()
+    if not command:
+        raise ToolFailure("`command` is empty.")
+    try:
+        timeout = float(args.get("timeout_s") or DEFAULT_COMMAND_TIMEOUT_S)
+    except (TypeError, ValueError):
+        raise ToolFailure("`timeout_s` must be a number of seconds.") from None
+    timeout = min(max(timeout, 1.0), ctx.max_command_timeout_s)
+    refusal = await ctx.gate.check(Action.COMMAND, f"run `{command}`", ctx.emit, command=command)
+    if refusal:
+        return ToolResult(False, refusal)
+    result = await ctx.sandbox.exec(command, timeout=timeout)
+    # A command may have written files; the loop compares the workspace to know for sure.
+    return ToolResult(
+        result.ok,
+        describe_exec(result),
+        exit_code=result.exit_code,
+        truncated=result.truncated,
+        edited=True,
+    )
+
+
+async def run_test_command(ctx: ToolContext, extra_args: str = "") -> TestDigest:
+    """Run the test command and digest it; used by run_tests and by the loop itself."""
+    if not ctx.test_command:
+        raise ToolFailure(
+            "No test command is known for this repository; run the tests with `run`, "
+            "or the person can set [tests] command in .kiln.toml."
+        )
+    command = f"{ctx.test_command} {extra_args}".strip()
+    result = await ctx.sandbox.exec(command, timeout=ctx.settings.tests.timeout_s)
+    output = result.output
+    if result.truncated and result.full_output_path:
+        try:
+            with open(result.full_output_path, encoding="utf-8", errors="replace") as whole:
+                output = whole.read()
+        except OSError:
+            pass  # the capped head and tail still carry the summary
+    return digest(
+        command, output, result.exit_code, timed_out=result.timed_out, duration_s=result.duration_s
+    )
+
+
+@tool(
+    "run_tests",
+    "Run the repository's tests and get a digest: counts, failing tests, assertion "
+    "messages. `args` is appended to the test command (e.g. a test file or -k name).",
+    {"args": {"type": "string", "description": "extra arguments for the test command"}},
+    [],
+)
+async def run_tests(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    extra = arg_str(args, "args", default="")
+    report = await run_test_command(ctx, extra)
+    return ToolResult(report.ok, report.text, exit_code=report.exit_code, tests=report)
