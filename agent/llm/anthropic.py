@@ -1,0 +1,259 @@
+"""Anthropic Messages API, natively: streaming, tool_use blocks, prompt caching.
+
+The stable prefix is marked for caching with `cache_control: {"type": "ephemeral"}`:
+the last tool schema, the last system block, and the last content block of every message
+the loop flagged with `cache_breakpoint=True` (at most two of those, since the API allows
+four breakpoints in all). Usage maps cache reads to `cached_input` and cache writes to
+`cache_write`, so the meter can price them differently.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+import httpx
+
+from agent.events import Usage
+from agent.llm.base import (
+    Completion,
+    FormatProblem,
+    Message,
+    ModelEvent,
+    ModelProfile,
+    ReasoningChunk,
+    TextChunk,
+    ToolCall,
+    ToolSpec,
+)
+from agent.llm.recovery import check_native_call
+from agent.llm.retry import Retryable, classify_transport_error, retrying, status_error
+from agent.llm.wire_common import http_timeout, resolve_api_key, sse_events, with_default_path
+
+API_VERSION = "2023-06-01"
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+EPHEMERAL = {"type": "ephemeral"}
+MAX_MESSAGE_BREAKPOINTS = 2
+_STOP_REASONS = {"tool_use": "tool_calls", "end_turn": "stop", "max_tokens": "length"}
+
+
+def to_anthropic_request(
+    messages: list[Message], tools: list[ToolSpec]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(system blocks, messages, tools) with cache_control on the stable prefix."""
+    system: list[dict[str, Any]] = [
+        {"type": "text", "text": m.content} for m in messages if m.role == "system"
+    ]
+    if system:
+        system[-1]["cache_control"] = dict(EPHEMERAL)
+    wire_tools: list[dict[str, Any]] = [
+        {"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools
+    ]
+    if wire_tools:
+        wire_tools[-1]["cache_control"] = dict(EPHEMERAL)
+    wire: list[dict[str, Any]] = []
+    marked: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "system":
+            continue
+        role = "assistant" if m.role == "assistant" else "user"
+        blocks = _blocks(m)
+        if not blocks:
+            continue
+        if wire and wire[-1]["role"] == role:  # the API wants user/assistant alternating
+            wire[-1]["content"].extend(blocks)
+        else:
+            wire.append({"role": role, "content": blocks})
+        if m.cache_breakpoint:
+            marked.append(blocks[-1])
+    for block in marked[-MAX_MESSAGE_BREAKPOINTS:]:
+        block["cache_control"] = dict(EPHEMERAL)
+    return system, wire, wire_tools
+
+
+def _blocks(m: Message) -> list[dict[str, Any]]:
+    if m.role == "tool":
+        return [{"type": "tool_result", "tool_use_id": m.tool_call_id or "", "content": m.content}]
+    blocks: list[dict[str, Any]] = []
+    if m.content:
+        blocks.append({"type": "text", "text": m.content})
+    for call in m.tool_calls:
+        blocks.append(
+            {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
+        )
+    return blocks
+
+
+class MessageAssembler:
+    """Folds Messages-API stream events into text, tool calls and usage."""
+
+    def __init__(self) -> None:
+        self.text: list[str] = []
+        self.blocks: dict[int, dict[str, str]] = {}
+        self.usage: dict[str, int] = {}
+        self.stop_reason = ""
+        self.done = False
+
+    def add(self, event: dict[str, Any]) -> list[ModelEvent]:
+        kind = event.get("type")
+        if kind == "message_start":
+            self._usage((event.get("message") or {}).get("usage") or {})
+        elif kind == "content_block_start":
+            block = event.get("content_block") or {}
+            self.blocks[event.get("index", len(self.blocks))] = {
+                "type": block.get("type", ""),
+                "id": block.get("id", ""),
+                "name": block.get("name", ""),
+                "json": "",
+            }
+            if block.get("type") == "text" and block.get("text"):
+                self.text.append(block["text"])
+                return [TextChunk(block["text"])]
+        elif kind == "content_block_delta":
+            return self._delta(event.get("index", 0), event.get("delta") or {})
+        elif kind == "message_delta":
+            self.stop_reason = (event.get("delta") or {}).get("stop_reason") or self.stop_reason
+            self._usage(event.get("usage") or {})
+        elif kind == "message_stop":
+            self.done = True
+        elif kind == "error":
+            error = event.get("error") or {}
+            raise Retryable("server", f"the server reported {error.get('type', 'an error')}")
+        return []
+
+    def _delta(self, index: int, delta: dict[str, Any]) -> list[ModelEvent]:
+        kind = delta.get("type")
+        if kind == "text_delta" and delta.get("text"):
+            self.text.append(delta["text"])
+            return [TextChunk(delta["text"])]
+        if kind == "thinking_delta" and delta.get("thinking"):
+            return [ReasoningChunk(delta["thinking"])]
+        if kind == "input_json_delta":
+            self.blocks.setdefault(index, {"type": "tool_use", "id": "", "name": "", "json": ""})
+            self.blocks[index]["json"] += delta.get("partial_json", "")
+        return []
+
+    def _usage(self, usage: dict[str, Any]) -> None:
+        for key, value in usage.items():
+            if isinstance(value, int):
+                self.usage[key] = value
+
+    def tool_calls(self, tools: list[ToolSpec]) -> tuple[list[ToolCall], list[FormatProblem]]:
+        calls: list[ToolCall] = []
+        problems: list[FormatProblem] = []
+        for index in sorted(self.blocks):
+            block = self.blocks[index]
+            if block["type"] != "tool_use":
+                continue
+            checked = check_native_call(block["name"], block["json"], tools, block["id"])
+            if isinstance(checked, FormatProblem):
+                problems.append(checked)
+            else:
+                calls.append(checked)
+        return calls, problems
+
+    def token_usage(self) -> Usage:
+        return Usage(
+            uncached_input=self.usage.get("input_tokens", 0),
+            cached_input=self.usage.get("cache_read_input_tokens", 0),
+            cache_write=self.usage.get("cache_creation_input_tokens", 0),
+            output=self.usage.get("output_tokens", 0),
+        )
+
+
+class AnthropicClient:
+    """ModelClient for the Anthropic Messages API (and servers that speak it)."""
+
+    def __init__(
+        self,
+        profile: ModelProfile,
+        *,
+        env: Mapping[str, str] | None = None,
+        backoff_base_s: float = 1.0,
+    ) -> None:
+        self.profile = profile
+        self.base_url = with_default_path(profile.base_url or DEFAULT_BASE_URL, "/v1")
+        self._key, self._key_hint = resolve_api_key(profile, env)
+        self._backoff_base_s = backoff_base_s
+        self._http = httpx.AsyncClient(timeout=http_timeout(profile))
+
+    def stream(
+        self, messages: list[Message], tools: list[ToolSpec], *, max_tokens: int | None = None
+    ) -> AsyncIterator[ModelEvent]:
+        return retrying(
+            lambda: self._attempt(messages, tools, max_tokens),
+            base_url=self.base_url,
+            max_retries=self.profile.max_retries,
+            timeout_s=self.profile.request_timeout_s,
+            backoff_base_s=self._backoff_base_s,
+        )
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"anthropic-version": API_VERSION}
+        if self._key:
+            headers["x-api-key"] = self._key
+        return headers
+
+    async def _attempt(
+        self, messages: list[Message], tools: list[ToolSpec], max_tokens: int | None
+    ) -> AsyncIterator[ModelEvent]:
+        system, wire_messages, wire_tools = to_anthropic_request(messages, tools)
+        body: dict[str, Any] = {
+            "model": self.profile.model,
+            "max_tokens": max_tokens or self.profile.max_output_tokens,
+            "messages": wire_messages,
+            "stream": True,
+        }
+        if system:
+            body["system"] = system
+        if wire_tools:
+            body["tools"] = wire_tools
+        started = time.monotonic()
+        ttft: float | None = None
+        parts = MessageAssembler()
+        responded = False
+        try:
+            async with self._http.stream(
+                "POST", f"{self.base_url}/messages", json=body, headers=self._headers()
+            ) as response:
+                responded = True
+                if response.status_code >= 400:
+                    text = (await response.aread()).decode(errors="replace")
+                    raise status_error(
+                        response.status_code,
+                        text,
+                        self.base_url,
+                        self._key_hint,
+                        response.headers.get("retry-after"),
+                    )
+                async for _, data in sse_events(response):
+                    try:
+                        event = json.loads(data)
+                    except ValueError:
+                        raise Retryable(
+                            "cut", "the server sent malformed JSON in the stream"
+                        ) from None
+                    for out in parts.add(event):
+                        if ttft is None:
+                            ttft = time.monotonic() - started
+                        yield out
+                    if parts.done:
+                        break
+        except httpx.TransportError as exc:
+            raise classify_transport_error(exc, responded) from None
+        if not parts.done:
+            raise Retryable("cut", "the stream ended before message_stop")
+        calls, problems = parts.tool_calls(tools)
+        yield Completion(
+            message=Message(role="assistant", content="".join(parts.text), tool_calls=tuple(calls)),
+            usage=parts.token_usage(),
+            finish_reason=_STOP_REASONS.get(parts.stop_reason, parts.stop_reason or "stop"),
+            ttft_s=ttft,
+            duration_s=time.monotonic() - started,
+            format_problems=tuple(problems),
+        )

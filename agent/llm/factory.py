@@ -1,0 +1,45 @@
+"""Build a ModelClient from a model profile, by provider name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from agent.errors import ConfigError
+from agent.llm.base import ModelClient, ModelProfile
+
+PROVIDERS = ("openai", "anthropic")
+TOOL_PROTOCOLS = ("auto", "native", "text")
+
+
+def create_client(profile: ModelProfile, *, env: Mapping[str, str] | None = None) -> ModelClient:
+    """`openai` covers every OpenAI-compatible server; `tool_protocol = "text"` wraps either."""
+    provider = profile.provider.lower()
+    if provider not in PROVIDERS:
+        raise ConfigError(
+            f'Unknown model provider {profile.provider!r}: use "openai" '
+            '(any OpenAI-compatible server) or "anthropic".'
+        )
+    if profile.tool_protocol not in TOOL_PROTOCOLS:
+        raise ConfigError(
+            f"Unknown tool_protocol {profile.tool_protocol!r}: use one of "
+            f"{', '.join(TOOL_PROTOCOLS)}."
+        )
+    client: ModelClient
+    if provider == "anthropic":
+        from agent.llm.anthropic import AnthropicClient
+
+        client = AnthropicClient(profile, env=env)
+    else:
+        if not profile.base_url:
+            raise ConfigError(
+                "No model server is configured: pass --base-url (or set KILN_BASE_URL), "
+                "or run `kiln local install` for the local model."
+            )
+        from agent.llm.openai_compat import OpenAICompatClient
+
+        client = OpenAICompatClient(profile, env=env)
+    if profile.tool_protocol == "text":
+        from agent.llm.text_protocol import TextProtocolClient
+
+        return TextProtocolClient(client)
+    return client
