@@ -1,0 +1,134 @@
+"""Run kiln on a bundled task exactly as a person would, and measure what happened.
+
+`kiln run` is started as a subprocess on a fresh git copy of the task with
+`--output-format stream-json --apply`; its events give steps, tool calls, calls recovered
+from text and token usage. Whether the task is solved is checked independently: the
+task's own test command runs on the result afterwards. The `.ci/demo` script and the
+live tests (`pytest -m live`) both use this.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent.local.bundled import BundledTask, checkout
+from agent.local.cache_stats import CacheStats, log_offset, stats_since
+from agent.local.server import server_log
+
+
+@dataclass
+class TrialResult:
+    task: str
+    solved: bool = False
+    status: str = "no result"  # kiln's own verdict (Finished.status), or why there is none
+    steps: int = 0
+    tool_calls: int = 0
+    recovered_calls: int = 0
+    format_notices: int = 0
+    input_tokens: int = 0
+    cached_tokens: int = 0
+    output_tokens: int = 0
+    wall_s: float = 0.0
+    server_cache: CacheStats = field(default_factory=CacheStats)
+    diff: str = ""
+    exit_code: int = 0
+    stderr_tail: str = ""
+
+    def line(self) -> str:
+        cache = self.server_cache
+        return (
+            f"{self.task:<12} {'SOLVED' if self.solved else 'failed':<7} status={self.status:<9}"
+            f" steps={self.steps:<3} calls={self.tool_calls:<3} recovered={self.recovered_calls:<3}"
+            f" tokens in={self.input_tokens} (cached {self.cached_tokens}) out={self.output_tokens}"
+            f" server-cache={cache.cached_share:.0%} of {cache.prompt_tokens}"
+            f" wall={self.wall_s:.0f}s"
+        )
+
+
+def run_trial(
+    task: BundledTask, *, extra_args: tuple[str, ...] = (), timeout_s: float = 900.0
+) -> TrialResult:
+    with tempfile.TemporaryDirectory(prefix=f"kiln-{task.name}-") as tmp:
+        repo = checkout(task, Path(tmp) / task.name)
+        cmd = [
+            sys.executable, "-m", "agent.cli", "run",
+            "--repo", str(repo),
+            "--test-command", task.test_command,
+            "--approval", "full-auto",
+            "--output-format", "stream-json",
+            "--apply",
+            "--timeout", str(timeout_s),
+            *extra_args,
+            task.prompt,
+        ]  # fmt: skip
+        result = TrialResult(task.name)
+        offset = log_offset(server_log())
+        started = time.monotonic()
+        try:
+            proc = subprocess.run(
+                cmd, capture_output=True, text=True, timeout=timeout_s + 120, cwd=tmp
+            )
+            result.exit_code = proc.returncode
+            result.stderr_tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
+            _read_events(proc.stdout, result)
+        except subprocess.TimeoutExpired:
+            result.status = "timeout"
+        result.wall_s = time.monotonic() - started
+        result.server_cache = stats_since(server_log(), offset)
+        result.diff = _git(repo, "diff")
+        result.solved = _tests_pass(repo, task.test_command)
+        return result
+
+
+def _read_events(stdout: str, result: TrialResult) -> None:
+    for line in stdout.splitlines():
+        try:
+            event: dict[str, Any] = json.loads(line)
+        except ValueError:
+            continue
+        kind = event.get("type")
+        if kind == "tool_call_started":
+            result.tool_calls += 1
+            result.recovered_calls += bool(event.get("recovered_from_text"))
+        elif kind == "notice" and "format" in str(event.get("message", "")).lower():
+            result.format_notices += 1
+        elif kind == "finished":
+            usage = event.get("usage") or {}
+            result.status = str(event.get("status", "?"))
+            result.steps = int(event.get("steps", 0))
+            result.input_tokens = int(usage.get("uncached_input", 0)) + int(
+                usage.get("cached_input", 0)
+            )
+            result.cached_tokens = int(usage.get("cached_input", 0))
+            result.output_tokens = int(usage.get("output", 0))
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True).stdout
+
+
+def _tests_pass(repo: Path, command: str) -> bool:
+    proc = subprocess.run(command, shell=True, cwd=repo, capture_output=True, timeout=120)
+    return proc.returncode == 0
+
+
+def summary(results: list[TrialResult]) -> str:
+    solved = sum(r.solved for r in results)
+    calls = sum(r.tool_calls for r in results)
+    recovered = sum(r.recovered_calls for r in results)
+    cached = sum(r.server_cache.cached_tokens for r in results)
+    prompt = sum(r.server_cache.prompt_tokens for r in results)
+    wall = sum(r.wall_s for r in results)
+    return (
+        f"solved {solved}/{len(results)}; tool calls recovered from text {recovered}/{calls}; "
+        f"server cache served {cached}/{prompt} prompt tokens "
+        f"({cached / prompt if prompt else 0:.0%}); wall {wall:.0f}s "
+        f"({wall / max(1, len(results)):.0f}s per task)"
+    )
