@@ -59,20 +59,20 @@ Sink = Callable[[bytes], None]
 
 
 def command_argv(cmd: str, timeout: float) -> list[str]:
-    """Run `cmd` under `timeout`, which signals the command's whole process group.
+    """Run `cmd` under `timeout` in a process group of its own, then end that whole group.
 
-    TERM first, KILL one second later for whatever ignored it; stdin is /dev/null so
-    nothing can wait for input.
+    `timeout` puts itself and everything the command starts into a new process group and
+    signals the group when time is up (TERM, then KILL one second later). Whatever the
+    command left running in the background (a fork bomb, a forgotten server) is killed when
+    it returns, so no command outlives its call. stdin is /dev/null: nothing can wait for
+    input.
     """
-    return [
-        "timeout",
-        "-k",
-        "1",
-        f"{max(timeout, 0.01):.3f}",
-        "bash",
-        "-c",
-        f"exec </dev/null\n{cmd}",
-    ]
+    limit = f"{max(timeout, 0.01):.3f}"
+    runner = (
+        f'timeout -k 1 {limit} bash -c "$1" </dev/null & p=$!; {{ wait $p; }} 2>/dev/null; '
+        "rc=$?; kill -KILL -- -$p 2>/dev/null; exit $rc"
+    )
+    return ["bash", "-c", runner, "kiln-exec", cmd]
 
 
 def safe_relpath(path: str) -> str:

@@ -44,6 +44,7 @@ class DockerSandbox(WorkspaceSandbox):
         self.recoveries = 0
         self._image = config.image
         self._oom_seen = 0
+        self._oom_killed_container = False
 
     # -- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
@@ -197,11 +198,12 @@ class DockerSandbox(WorkspaceSandbox):
         raw = api.exec_start(exec_id, socket=True)
         deadline = None if deadline_s is None else time.monotonic() + deadline_s
         deadline_hit = not _pump_frames(raw, sink, err_sink or sink, deadline)
-        info = _finished_exec(api, exec_id)
-        exit_code = info.get("ExitCode")
-        state = api.inspect_container(self.container_id)["State"]
-        if not state.get("Running"):
-            if state.get("OOMKilled"):
+        try:
+            exit_code = _finished_exec(api, exec_id).get("ExitCode")
+        except NotFound:
+            exit_code = None
+        if exit_code in (None, 137) and not self._container_alive(api):
+            if self._oom_killed_container:
                 return RunOutcome(137, oom_killed=True)
             raise SandboxGone(
                 "The sandbox container was stopped from outside while a command ran; the "
@@ -211,6 +213,21 @@ class DockerSandbox(WorkspaceSandbox):
             return RunOutcome(-1, deadline_hit=deadline_hit)
         oom = exit_code == 137 and self._new_oom_kill()
         return RunOutcome(int(exit_code), oom_killed=oom, deadline_hit=deadline_hit)
+
+    def _container_alive(self, api: Any) -> bool:
+        """A killed process (137) may mean the container is going away: look a few times,
+        because the engine updates the container's state a moment after the exec ends."""
+        self._oom_killed_container = False
+        for _ in range(10):
+            try:
+                state = api.inspect_container(self.container_id)["State"]
+            except NotFound:
+                return False
+            if not state.get("Running") or state.get("Status") in ("removing", "exited", "dead"):
+                self._oom_killed_container = bool(state.get("OOMKilled"))
+                return False
+            time.sleep(0.03)
+        return True
 
     def _new_oom_kill(self) -> bool:
         """Did the kernel's OOM killer fire in this container since we last looked?"""
