@@ -8,21 +8,17 @@ one sentence says exactly what to set.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 import httpx
 
 from agent.config import Settings
-from agent.errors import ConfigError, KilnError
+from agent.errors import ConfigError, KilnError, ModelError
 from agent.llm.base import ModelProfile
 
-# (name, base URL) of local servers, in the order they are tried.
-LOCAL_SERVERS = (
-    ("llama.cpp", "http://127.0.0.1:8080/v1"),
-    ("Ollama", "http://127.0.0.1:11434/v1"),
-    ("vLLM", "http://127.0.0.1:8000/v1"),
-    ("LM Studio", "http://127.0.0.1:1234/v1"),
-)
+# Servers found running are preferred in this order.
+PREFERENCE = ("llama.cpp", "Ollama", "vLLM", "LM Studio")
 PROBE_TIMEOUT_S = 0.5
 
 NOTHING_CONFIGURED = (
@@ -32,10 +28,11 @@ NOTHING_CONFIGURED = (
 )
 
 
-def list_models(base_url: str, timeout: float = PROBE_TIMEOUT_S) -> list[str] | None:
+async def list_models(base_url: str, timeout: float = PROBE_TIMEOUT_S) -> list[str] | None:
     """Model ids a server offers at `/v1/models`, or None when nothing answers there."""
     try:
-        response = httpx.get(base_url.rstrip("/") + "/models", timeout=timeout)
+        async with httpx.AsyncClient(timeout=timeout) as http:
+            response = await http.get(base_url.rstrip("/") + "/models")
         response.raise_for_status()
         data = response.json().get("data", [])
         return [str(item["id"]) for item in data if isinstance(item, dict) and "id" in item]
@@ -43,16 +40,16 @@ def list_models(base_url: str, timeout: float = PROBE_TIMEOUT_S) -> list[str] | 
         return None
 
 
-def resolve_profile(settings: Settings, name: str = "main") -> ModelProfile:
+async def resolve_profile(settings: Settings, name: str = "main") -> ModelProfile:
     configured = settings.models.get(name)
     if configured is not None and configured.base_url:
-        return _with_model(configured, name)
+        return await _with_model(configured, name)
     if configured is not None and configured.model:
         raise ConfigError(
             f"models.{name}.model is set to {configured.model!r} but no base_url says where "
             "it is served; pass --base-url or set KILN_BASE_URL."
         )
-    found = _running_local_server()
+    found = await _running_local_server()
     if found is not None:
         return found
     try:
@@ -61,7 +58,7 @@ def resolve_profile(settings: Settings, name: str = "main") -> ModelProfile:
         default_profile = None  # type: ignore[assignment]
     if default_profile is not None:
         try:
-            local = default_profile()
+            local = await asyncio.to_thread(default_profile)
         except KilnError:
             raise
         except Exception as exc:  # the local model is optional; its failure must say so
@@ -73,11 +70,11 @@ def resolve_profile(settings: Settings, name: str = "main") -> ModelProfile:
     raise ConfigError(NOTHING_CONFIGURED)
 
 
-def _with_model(profile: ModelProfile, name: str) -> ModelProfile:
+async def _with_model(profile: ModelProfile, name: str) -> ModelProfile:
     """A configured server without a model name: take the one it serves, when only one."""
     if profile.model:
         return profile
-    models = list_models(profile.base_url)
+    models = await list_models(profile.base_url)
     if models:
         return dataclasses.replace(profile, model=models[0])
     raise ConfigError(
@@ -86,9 +83,32 @@ def _with_model(profile: ModelProfile, name: str) -> ModelProfile:
     )
 
 
-def _running_local_server() -> ModelProfile | None:
-    for _, base_url in LOCAL_SERVERS:
-        models = list_models(base_url)
-        if models:
-            return ModelProfile(provider="openai", base_url=base_url, model=models[0])
-    return None
+async def _running_local_server() -> ModelProfile | None:
+    from agent.llm.discovery import probe_local_servers
+
+    found = [s for s in await probe_local_servers(timeout_s=PROBE_TIMEOUT_S) if s.models]
+    found.sort(key=lambda s: PREFERENCE.index(s.server) if s.server in PREFERENCE else 99)
+    if not found:
+        return None
+    return ModelProfile(provider="openai", base_url=found[0].base_url, model=found[0].models[0])
+
+
+async def check_reachable(profile: ModelProfile) -> None:
+    """Fail at once, in one sentence, when a local server is not running at all.
+
+    Only for servers on this machine: a refused connection there will not heal during the
+    client's retries, while a hosted API gets the benefit of the doubt.
+    """
+    host = httpx.URL(profile.base_url).host
+    if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0"):
+        return
+    try:
+        async with httpx.AsyncClient(timeout=2.0) as http:
+            await http.get(profile.base_url.rstrip("/") + "/models")
+    except (httpx.ConnectError, httpx.ConnectTimeout):
+        raise ModelError(
+            f"Nothing answers at {profile.base_url}; start the model server there "
+            "or point --base-url at one that runs."
+        ) from None
+    except httpx.HTTPError:
+        return  # it answered something: the client's retries take it from here

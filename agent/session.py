@@ -107,7 +107,7 @@ class Session:
         if self._deps is not None:
             return
         if self.client is None:
-            self.client = _create_client(self.settings)
+            self.client = await _create_client(self.settings)
         if self.sandbox is None:
             self.sandbox = _create_sandbox(self.repo, self.settings, self.session_id)
         await self.sandbox.start()
@@ -128,7 +128,7 @@ class Session:
             conversation=self.conversation,
             meter=Meter(self.client.profile.prices),
             cancel=self._cancel,
-            before_change=self._await_baseline,
+            before_change=self.wait_baseline,
         )
         if self._baseline_tests and self.test_command and not self._restore_diff:
             self._baseline = asyncio.ensure_future(self._run_baseline_tests())
@@ -146,8 +146,8 @@ class Session:
             self._unsent.append(Notice(f"The tests could not be run at the start: {exc}"))
         return self.tests_before
 
-    async def _await_baseline(self) -> None:
-        """Edits must wait until the baseline test run has seen the untouched workspace."""
+    async def wait_baseline(self) -> None:
+        """Edits wait until the baseline test run has seen the untouched workspace."""
         if self._baseline is not None and not self._baseline.done():
             await asyncio.shield(self._baseline)
 
@@ -268,11 +268,13 @@ class Session:
         return session
 
 
-def _create_client(settings: Settings) -> ModelClient:
+async def _create_client(settings: Settings) -> ModelClient:
     from agent.llm.factory import create_client
-    from agent.resolve import resolve_profile
+    from agent.resolve import check_reachable, resolve_profile
 
-    return create_client(resolve_profile(settings))
+    profile = await resolve_profile(settings)
+    await check_reachable(profile)
+    return create_client(profile)
 
 
 def _create_sandbox(repo: Path, settings: Settings, session_id: str) -> Sandbox:

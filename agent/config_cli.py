@@ -1,0 +1,47 @@
+"""`kiln config show`: every effective setting, its value, and where it came from."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from agent import paths
+from agent.config import describe, load_settings
+from agent.testdigest import detect_test_command
+
+SECRET_HINTS = ("key", "token", "secret", "password")
+
+
+def _shown(key: str, value: Any) -> str:
+    if isinstance(value, str) and value and any(h in key.rsplit(".", 1)[-1] for h in SECRET_HINTS):
+        if not key.endswith("_env"):  # a variable's NAME is fine to show, a value is not
+            return "********"
+    if isinstance(value, dict):
+        return json.dumps(value)
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def main(args: argparse.Namespace) -> int:
+    repo = Path(getattr(args, "repo", ".") or ".").resolve()
+    flags = {
+        f"models.main.{name}": getattr(args, name)
+        for name in ("base_url", "model", "provider")
+        if getattr(args, name, None)
+    }
+    settings = load_settings(repo, flags)
+    rows = describe(settings)
+    width = max(len(key) for key, _, _ in rows)
+    print(f"# files: {repo / '.kiln.toml'} < {paths.user_config_file()} < KILN_* < flags")
+    for key, value, source in rows:
+        print(f"{key:<{width}}  {_shown(key, value):<32}  ({source})")
+    detected = detect_test_command(repo, settings.tests.command)
+    origin = "configured" if settings.tests.command else "detected"
+    print(f"{'tests.effective_command':<{width}}  {detected or '(none found)'!r:<32}  ({origin})")
+    if not settings.models:
+        print(
+            "# no [models.main]: kiln uses a model server running on 127.0.0.1, "
+            "else the local model from `kiln local install`"
+        )
+    return 0

@@ -1,0 +1,130 @@
+"""What `kiln run` prints: text progress lines and the final result object."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from agent.cost import format_usage
+from agent.events import (
+    ApprovalRequested,
+    Event,
+    FilesChanged,
+    Finished,
+    Notice,
+    PhaseChanged,
+    PlanUpdated,
+    TestsRan,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnStarted,
+)
+from agent.events import (
+    ErrorEvent as ErrorEv,
+)
+from agent.testdigest import TestDigest
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+
+def _short(arguments: dict[str, Any]) -> str:
+    for key in ("path", "command", "pattern", "args"):
+        if arguments.get(key):
+            return str(arguments[key]).splitlines()[0][:80]
+    return ""
+
+
+def render_text(event: Event) -> str:
+    """One line on stderr for the events a person watching a headless run cares about."""
+    if isinstance(event, TurnStarted):
+        return f"· step {event.step}"
+    if isinstance(event, PhaseChanged):
+        return f"  [{event.phase.value}]"
+    if isinstance(event, ToolCallStarted):
+        return f"  → {event.name} {_short(event.arguments)}".rstrip()
+    if isinstance(event, ToolCallFinished) and not event.ok:
+        first = event.output.strip().splitlines()[0][:160] if event.output.strip() else ""
+        return f"    ✗ {event.name}: {first}"
+    if isinstance(event, TestsRan):
+        return f"  tests: {event.passed} passed, {event.failed} failed, {event.errors} errors"
+    if isinstance(event, FilesChanged):
+        return f"  changed: {', '.join(event.paths) or '(nothing)'}"
+    if isinstance(event, PlanUpdated):
+        marks = {"done": "x", "in_progress": ">", "pending": " "}
+        return "\n".join(f"  [{marks[s.status.value]}] {s.title}" for s in event.steps)
+    if isinstance(event, Notice):
+        return f"  note: {event.message}"
+    if isinstance(event, ErrorEv):
+        return f"  error: {event.message}"
+    if isinstance(event, ApprovalRequested):
+        return f"  approval: {event.summary}"
+    if isinstance(event, Finished):
+        return f"· {event.status} ({event.stop_reason.value})"
+    return ""
+
+
+def diff_stats(diff: str) -> dict[str, int]:
+    files = len(re.findall(r"^diff --git ", diff, re.M))
+    insertions = sum(
+        1 for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+    )
+    deletions = sum(
+        1 for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")
+    )
+    return {"files": files, "insertions": insertions, "deletions": deletions}
+
+
+def changed_paths(diff: str) -> list[str]:
+    return re.findall(r"^diff --git a/\S+ b/(\S+)", diff, re.M)
+
+
+def tests_dict(report: TestDigest | None) -> dict[str, Any] | None:
+    if report is None:
+        return None
+    return {
+        "command": report.command,
+        "passed": report.passed,
+        "failed": report.failed,
+        "errors": report.errors,
+        "exit_code": report.exit_code,
+        "ok": report.ok,
+        "failing": list(report.failing),
+    }
+
+
+def final_report(
+    session: Session,
+    finished: Finished,
+    diff: str,
+    applied: list[str],
+    tests_after: TestDigest | None,
+    exit_code: int,
+    duration_s: float,
+) -> dict[str, Any]:
+    usage = finished.usage
+    return {
+        "type": "result",
+        "status": finished.status,
+        "stop_reason": finished.stop_reason.value,
+        "exit_code": exit_code,
+        "summary": finished.summary,
+        "session_id": session.session_id,
+        "model": session.profile.model,
+        "tests_before": tests_dict(session.tests_before),
+        "tests_after": tests_dict(tests_after),
+        "files_changed": changed_paths(diff),
+        "diff_stats": diff_stats(diff),
+        "applied": applied,
+        "usage": {
+            "uncached_input_tokens": usage.uncached_input,
+            "cached_input_tokens": usage.cached_input,
+            "cache_write_tokens": usage.cache_write,
+            "output_tokens": usage.output,
+        },
+        "usage_line": format_usage(usage, finished.cost_usd),
+        "cost_usd": finished.cost_usd,
+        "steps": finished.steps,
+        "tool_calls": finished.tool_calls,
+        "duration_s": round(duration_s, 3),
+    }
