@@ -15,9 +15,11 @@ SECRET_HINTS = ("key", "token", "secret", "password")
 
 
 def _shown(key: str, value: Any) -> str:
-    if isinstance(value, str) and value and any(h in key.rsplit(".", 1)[-1] for h in SECRET_HINTS):
-        if not key.endswith("_env"):  # a variable's NAME is fine to show, a value is not
-            return "********"
+    name = key.rsplit(".", 1)[-1]
+    # A variable's NAME (api_key_env) is fine to show; a value that looks secret is not.
+    secret = not name.endswith("_env") and any(hint in name for hint in SECRET_HINTS)
+    if secret and isinstance(value, str) and value:
+        return "********"
     if isinstance(value, dict):
         return json.dumps(value)
     return repr(value) if isinstance(value, str) else str(value)
