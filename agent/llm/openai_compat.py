@@ -51,7 +51,9 @@ def to_openai_messages(messages: list[Message]) -> list[dict[str, Any]]:
             out.append(
                 {
                     "role": "assistant",
-                    "content": m.content or None,
+                    # "" rather than null: llama-cpp-python's server rejects a null content
+                    # (HTTP 500), and every other server takes an empty string too.
+                    "content": m.content,
                     "tool_calls": [
                         {
                             "id": c.id,
