@@ -68,7 +68,7 @@ def _fuzzy_replace(
     for start in reversed(starts):
         end = start + len(wanted)
         eol = "\n" if not lines[end - 1].endswith("\r\n") else "\r\n"
-        body = _reindent(new.strip("\n").splitlines(), old_lines, lines[start])
+        body = _reindent(new.strip("\n").splitlines(), old_lines, lines[start:end])
         block = "".join(line + eol for line in body) if new.strip("\n") else ""
         if not lines[end - 1].endswith(("\n", "\r")):
             block = block.removesuffix(eol)  # the match ended the file without a newline
@@ -80,15 +80,20 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
 
 
-def _reindent(new_lines: list[str], old_lines: list[str], first_match: str) -> list[str]:
-    """Shift the replacement by the indentation the model got wrong on the first line."""
-    actual, given = _indent(first_match.rstrip("\r\n")), _indent(old_lines[0]) if old_lines else ""
-    if actual == given:
-        return new_lines
+def _reindent(new_lines: list[str], old_lines: list[str], matched: list[str]) -> list[str]:
+    """Give each replacement line the indentation the file has where the model's was off.
+
+    Line k of the replacement is shifted like line k of the matched text (the last one for
+    lines past its end), so a block the model wrote flush left lands at the right depth.
+    """
     out = []
-    for line in new_lines:
+    for k, line in enumerate(new_lines):
+        j = min(k, len(old_lines) - 1)
+        given, actual = _indent(old_lines[j]), _indent(matched[j].rstrip("\r\n"))
         if not line.strip():
             out.append("")
+        elif given == actual:
+            out.append(line)
         elif line.startswith(given):
             out.append(actual + line[len(given) :])
         else:
