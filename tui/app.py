@@ -8,6 +8,8 @@ The app talks to the core only through `agent.session.Session`: it shows the eve
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -183,7 +185,7 @@ class KilnApp(SlashCommands, App[int]):
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
         if text.strip().startswith("/") and not text.strip().startswith("//"):
-            await self.run_slash(text)
+            self.run_slash(text)
         elif self.running:
             self.main.prompt.load_text(text)
             self.notify("kiln is still working: wait, or press Esc to interrupt.")
@@ -240,5 +242,11 @@ def main(args: argparse.Namespace) -> int:
     from tui.launch import app_from_args
 
     app = app_from_args(args)
-    code = app.run()
+    try:
+        code = app.run()
+    finally:
+        if app.session is not None and not app.closed:
+            # The app ended without /quit or Ctrl+C twice (a crash): still remove the sandbox.
+            with contextlib.suppress(Exception):
+                asyncio.run(app.session.close())
     return code or 0

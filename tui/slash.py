@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import uuid
+import time
 from typing import TYPE_CHECKING
 
 from textual import work
 
-from agent.approval import Action, ApprovalRequest, Mode
 from agent.errors import KilnError
 from tui import commands
 from tui.diff_parse import files_in
@@ -87,29 +86,21 @@ class SlashCommands:
             )
 
     async def _cmd_apply(self: KilnApp, arg: str) -> None:
+        """The session shows the combined diff and asks (unless full-auto) before writing."""
         if not await self._need_session():
             return
         assert self.session is not None
-        diff = await self.session.diff()
-        if not diff.strip():
+        if not (await self.session.diff()).strip():
             await self.say("The sandbox has no changes to apply.")
             return
-        files = files_in(diff)
-        if self.session.mode is not Mode.FULL_AUTO:
-            request = ApprovalRequest(
-                request_id=f"apply-{uuid.uuid4().hex[:8]}",
-                action=Action.APPLY,
-                summary=f"apply {len(files)} changed files to {self.repo}",
-                diff=diff,
-            )
-            decision = await self.approver.decide(request)
-            if not decision.approved:
-                await self.say("Not applied; your working tree is unchanged.")
-                return
+        already = len(self.session.events)
         written = await self.session.apply()
-        await self.say(
-            f"Applied to your working tree: {', '.join(written) or 'no files'}.", "success"
-        )
+        for event in self.session.events[already:]:  # the question and its answer
+            await self.show(event)
+        if written:
+            await self.say(f"Applied to your working tree: {', '.join(written)}.", "success")
+        else:
+            await self.say("Not applied; your working tree is unchanged.")
 
     async def _cmd_undo(self: KilnApp, arg: str) -> None:
         if await self._need_session():
@@ -128,9 +119,20 @@ class SlashCommands:
         )
 
     async def _cmd_sessions(self: KilnApp, arg: str) -> None:
-        await self.say(
-            "Stored sessions: run `kiln sessions list`; reopen one with `kiln --resume ID`."
-        )
+        from agent.store import Store
+
+        store = Store()
+        try:
+            rows = store.sessions(15)
+        finally:
+            store.close()
+        lines = [
+            f"{r.id}  {time.strftime('%Y-%m-%d %H:%M', time.localtime(r.updated))}  "
+            f"{r.status or 'open':9} ${r.cost_usd:.4f}  {r.title[:50]}"
+            for r in rows
+        ]
+        lines.append("Reopen one with `kiln --resume ID`.")
+        await self.say("\n".join(lines) if rows else "No stored sessions yet.")
 
     async def _cmd_theme(self: KilnApp, arg: str) -> None:
         names = self.kiln_theme_names()

@@ -50,11 +50,11 @@ class ApprovalScreen(ModalScreen[Decision]):
                 id="reason",
             )
             with Horizontal(id="choices"):
-                yield Button("Approve [y]", id="approve", variant="success")
-                yield Button("Reject [n]", id="reject", variant="error")
-                yield Button("Always this session [a]", id="always", variant="primary")
+                yield Button(Text("Approve [y]"), id="approve", variant="success")
+                yield Button(Text("Reject [n]"), id="reject", variant="error")
+                yield Button(Text("Always this session [a]"), id="always", variant="primary")
                 if request.diff:
-                    yield Button("Side by side [v]", id="toggle")
+                    yield Button(Text("Side by side [v]"), id="toggle")
 
     def on_mount(self) -> None:
         self.query_one("#reason", Input).display = False
@@ -78,7 +78,7 @@ class ApprovalScreen(ModalScreen[Decision]):
         view = diffs.first()
         view.split = not view.split
         label = "Unified [v]" if view.split else "Side by side [v]"
-        self.query_one("#toggle", Button).label = label
+        self.query_one("#toggle", Button).label = Text(label)
 
     def action_interrupt(self) -> None:
         reason = self.query_one("#reason", Input)

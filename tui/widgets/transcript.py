@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.containers import VerticalScroll
 
 from agent.events import (
+    ApprovalRequested,
     ApprovalResolved,
     AssistantMessage,
     ErrorEvent,
@@ -25,6 +26,8 @@ from tui.widgets.blocks import (
     UserPrompt,
 )
 
+VERDICTS = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
+
 
 class Transcript(VerticalScroll):
     """Stays pinned to the bottom while new content arrives, unless the person scrolls up."""
@@ -33,6 +36,7 @@ class Transcript(VerticalScroll):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._reply: AssistantReply | None = None
         self._calls: dict[str, ToolCallBlock] = {}
+        self._questions: dict[str, str] = {}  # approval request id -> its summary
 
     def on_mount(self) -> None:
         self.anchor()
@@ -68,10 +72,13 @@ class Transcript(VerticalScroll):
         elif isinstance(event, TestsRan):
             await self._end_reply()
             await self.mount(TestRunBlock(event))
+        elif isinstance(event, ApprovalRequested):
+            self._questions[event.request_id] = event.summary
         elif isinstance(event, ApprovalResolved):
-            verdict = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
-            reason = f": {event.reason}" if event.reason else ""
-            await self.note(f"{verdict.get(event.decision, event.decision)}{reason}", "approval")
+            verdict = VERDICTS.get(event.decision, event.decision)
+            what = self._questions.pop(event.request_id, "")
+            reason = f" ({event.reason})" if event.reason else ""
+            await self.note(f"{verdict}: {what}{reason}" if what else verdict + reason, "approval")
         elif isinstance(event, Notice):
             await self.note(event.message, event.level)
         elif isinstance(event, ErrorEvent):

@@ -1,0 +1,61 @@
+"""Text both front ends print for events (no Textual here, line mode uses it too)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
+
+OUTPUT_LINES = 40  # a tool's output is cut to its last lines in the transcript
+FAILING_SHOWN = 20
+
+
+def short_arguments(arguments: dict[str, Any], width: int = 60) -> str:
+    """The one argument that says what a call does (a path or a command), shortened."""
+    for key in ("path", "cmd", "command", "file", "pattern", "query"):
+        value = arguments.get(key)
+        if isinstance(value, str) and value:
+            break
+    else:
+        value = next((v for v in arguments.values() if isinstance(v, str)), "")
+    first_line = value.splitlines()[0] if value else ""
+    return first_line if len(first_line) <= width else first_line[: width - 1] + "…"
+
+
+def call_head(started: ToolCallStarted) -> str:
+    return f"{started.name} {short_arguments(started.arguments)}".rstrip()
+
+
+def call_result(done: ToolCallFinished, recovered: bool = False) -> str:
+    exit_part = f" · exit {done.exit_code}" if done.exit_code is not None else ""
+    extra = " · recovered from text" if recovered else ""
+    return f"{'ok' if done.ok else 'failed'}{exit_part} · {done.duration_s:.1f}s{extra}"
+
+
+def tail(output: str, lines: int = OUTPUT_LINES) -> str:
+    rows = output.rstrip("\n").splitlines()
+    if len(rows) <= lines:
+        return "\n".join(rows)
+    return f"… {len(rows) - lines} earlier lines not shown\n" + "\n".join(rows[-lines:])
+
+
+def tests_passed(ran: TestsRan) -> bool:
+    return ran.failed == 0 and ran.errors == 0 and ran.exit_code == 0
+
+
+def tests_summary(ran: TestsRan) -> str:
+    head = f"tests: {ran.passed} passed, {ran.failed} failed"
+    if ran.errors:
+        head += f", {ran.errors} errors"
+    lines = [f"{head} · {ran.duration_s:.1f}s · {ran.command}"]
+    lines += [f"  ✗ {name}" for name in ran.failing[:FAILING_SHOWN]]
+    if len(ran.failing) > FAILING_SHOWN:
+        lines.append(f"  … and {len(ran.failing) - FAILING_SHOWN} more")
+    return "\n".join(lines)
+
+
+def finished_summary(done: Finished) -> str:
+    return (
+        f"{done.status}: {done.stop_reason.value.replace('_', ' ')} · {done.steps} steps · "
+        f"{done.tool_calls} tool calls · ${done.cost_usd:.4f} · {done.duration_s:.1f}s"
+    )

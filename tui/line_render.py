@@ -1,0 +1,128 @@
+"""Line mode's drawing and questions: rich output on a plain terminal, no Textual.
+
+Model text streams through a `rich.live.Live` Markdown view; every other event prints
+one or a few lines. Questions stop the live view first so the prompt sits below it.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit import PromptSession
+from rich.console import Console
+from rich.live import Live
+from rich.markdown import Markdown
+from rich.syntax import Syntax
+from rich.text import Text
+
+from agent.approval import ApprovalRequest, Decision, Verdict
+from agent.events import (
+    AssistantMessage,
+    ErrorEvent,
+    Event,
+    Finished,
+    Notice,
+    PhaseChanged,
+    PlanUpdated,
+    TestsRan,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+)
+from tui.formatting import call_head, call_result, finished_summary, tests_passed, tests_summary
+from tui.meter_state import MeterState, human_tokens
+
+STATUS = {"pending": "○", "in_progress": "◐", "done": "●"}
+LEVEL_STYLES = {"info": "dim", "warning": "yellow", "error": "bold red", "success": "green"}
+
+
+class LineRenderer:
+    def __init__(self, console: Console, meter: MeterState) -> None:
+        self.console = console
+        self.meter = meter
+        self._live: Live | None = None
+        self._text = ""
+
+    def pause(self) -> None:
+        """End the live Markdown view (it stays on screen as printed)."""
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+        self._text = ""
+
+    def note(self, message: str, level: str = "info") -> None:
+        self.pause()
+        self.console.print(Text(message, style=LEVEL_STYLES.get(level, "")))
+
+    def show(self, event: Event) -> None:
+        self.meter.apply(event)
+        if isinstance(event, TextDelta):
+            self._text += event.text
+            if self._live is None:
+                self._live = Live(Markdown(self._text), console=self.console, refresh_per_second=10)
+                self._live.start()
+            else:
+                self._live.update(Markdown(self._text))
+        elif isinstance(event, AssistantMessage):
+            if self._live is None and event.text.strip():
+                self.console.print(Markdown(event.text))
+            self.pause()
+        elif isinstance(event, ToolCallStarted):
+            self.note(f"▸ {call_head(event)}")
+        elif isinstance(event, ToolCallFinished):
+            self.note(f"  {call_result(event)}", "info" if event.ok else "warning")
+        elif isinstance(event, TestsRan):
+            self.note(tests_summary(event), "success" if tests_passed(event) else "error")
+        elif isinstance(event, PlanUpdated):
+            self.note("\n".join(f"{STATUS[s.status.value]} {s.title}" for s in event.steps))
+        elif isinstance(event, PhaseChanged):
+            self.note(f"phase: {event.phase.value}")
+        elif isinstance(event, Notice):
+            self.note(event.message, event.level)
+        elif isinstance(event, ErrorEvent):
+            self.note(event.message, "error")
+        elif isinstance(event, Finished):
+            self.note(finished_summary(event), "success" if event.status == "done" else "warning")
+            if event.summary:
+                self.console.print(Markdown(event.summary))
+            self.note(self.meter_line())
+
+    def meter_line(self) -> str:
+        m = self.meter
+        u = m.usage
+        return (
+            f"{m.model} · {m.mode} · in {human_tokens(u.uncached_input)} · cached "
+            f"{human_tokens(u.cached_input)} · out {human_tokens(m.output_tokens)} · cache "
+            f"{u.cache_hit_ratio:.0%} · {m.cost_text()} · step {m.steps}"
+        )
+
+
+class LineApprover:
+    """Prints the diff or the command, then asks at a prompt."""
+
+    def __init__(self, renderer: LineRenderer) -> None:
+        self.renderer = renderer
+        self.prompt: PromptSession[str] = PromptSession()
+
+    async def decide(self, request: ApprovalRequest) -> Decision:
+        console = self.renderer.console
+        self.renderer.pause()
+        console.rule(Text(request.summary, style="bold"))
+        if request.command:
+            console.print(Text(f"$ {request.command}", style="bold yellow"))
+        if request.diff:
+            console.print(Syntax(request.diff, "diff", theme="ansi_dark", word_wrap=True))
+        while True:
+            answer = (
+                (await self.prompt.prompt_async("Approve? [y]es / [n]o / [a]lways this session: "))
+                .strip()
+                .lower()
+            )
+            if answer in ("y", "yes"):
+                return Decision(Verdict.APPROVE)
+            if answer in ("a", "always"):
+                return Decision(Verdict.ALWAYS)
+            if answer in ("n", "no"):
+                reason = await self.prompt.prompt_async(
+                    "Why not? (optional, goes back to the model): "
+                )
+                return Decision(Verdict.REJECT, reason.strip())
+            console.print("Answer y, n or a.")
