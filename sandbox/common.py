@@ -65,11 +65,11 @@ def command_argv(cmd: str, timeout: float) -> list[str]:
     signals the group when time is up (TERM, then KILL one second later). Whatever the
     command left running in the background (a fork bomb, a forgotten server) is killed when
     it returns, so no command outlives its call. stdin is /dev/null: nothing can wait for
-    input.
+    input. stderr joins stdout in one pipe so the two stay in the order they were written.
     """
     limit = f"{max(timeout, 0.01):.3f}"
     runner = (
-        f'timeout -k 1 {limit} bash -c "$1" </dev/null & p=$!; {{ wait $p; }} 2>/dev/null; '
+        f'timeout -k 1 {limit} bash -c "$1" </dev/null 2>&1 & p=$!; {{ wait $p; }} 2>/dev/null; '
         "rc=$?; kill -KILL -- -$p 2>/dev/null; exit $rc"
     )
     return ["bash", "-c", runner, "kiln-exec", cmd]

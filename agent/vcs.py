@@ -1,0 +1,162 @@
+"""Applying an approved sandbox diff to the person's working tree, never over their edits.
+
+The diff comes from `Sandbox.diff()`: a binary `git diff` whose `index OLD..NEW` lines name
+the full blob id each touched file had when the sandbox started. Before anything is
+written, every touched path on the host is hashed and compared with that id; if the person
+changed one meanwhile, kiln refuses (or, with three_way, lets `git apply --3way` merge and
+leave conflict markers), so a silent overwrite is impossible. Only the working tree is
+written; the person's index and commits are left alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent.errors import KilnError
+
+_ZERO = re.compile(r"^0+$")
+
+
+class HostChanged(KilnError):
+    """The host's copy of a touched file differs from what the sandbox started from."""
+
+    exit_code = 1
+
+
+class ApplyFailed(KilnError):
+    exit_code = 1
+
+
+@dataclass
+class FilePatch:
+    old_path: str | None
+    new_path: str | None
+    old_blob: str | None = None  # None: unknown (pure rename or mode change)
+    flags: set[str] = field(default_factory=set)
+
+
+def parse_patches(diff_text: str) -> list[FilePatch]:
+    patches: list[FilePatch] = []
+    current: FilePatch | None = None
+    for line in diff_text.splitlines():
+        if line.startswith("diff --git "):
+            old, new = _header_paths(line[len("diff --git ") :])
+            current = FilePatch(old, new)
+            patches.append(current)
+        elif current is None:
+            continue
+        elif line.startswith("index "):
+            old_blob = line.split()[1].split("..")[0]
+            current.old_blob = None if _ZERO.match(old_blob) else old_blob
+        elif line.startswith(("new file mode", "deleted file mode")):
+            current.flags.add(line.split()[0])
+        elif line.startswith("rename from "):
+            current.old_path = line[len("rename from ") :]
+        elif line.startswith("rename to "):
+            current.new_path = line[len("rename to ") :]
+    return patches
+
+
+def _header_paths(rest: str) -> tuple[str, str]:
+    """`a/X b/Y` where X == Y unless renamed; rename lines correct it when they follow."""
+    if rest.startswith("a/") and " b/" in rest:
+        half = (len(rest) - 1) // 2
+        if rest[half] == " " and rest[2:half] == rest[half + 3 :]:
+            return rest[2:half], rest[half + 3 :]
+        old, _, new = rest.partition(" b/")
+        return old[2:], new
+    return rest, rest
+
+
+def blob_id(path: Path) -> str | None:
+    """git's blob id of what is at `path` now (None when nothing is there)."""
+    if os.path.islink(path):
+        data = os.readlink(path).encode()
+    elif path.is_file():
+        data = path.read_bytes()
+    else:
+        return None
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def host_conflicts(repo: Path, patches: list[FilePatch]) -> list[str]:
+    """Paths the person changed on the host since the sandbox's starting state."""
+    changed: list[str] = []
+    for patch in patches:
+        if "new" in patch.flags:
+            if patch.new_path and os.path.lexists(repo / patch.new_path):
+                changed.append(patch.new_path)
+            continue
+        if patch.old_path is None:
+            continue
+        now = blob_id(repo / patch.old_path)
+        if now is None or (patch.old_blob and not now.startswith(patch.old_blob)):
+            changed.append(patch.old_path)
+        if (
+            patch.new_path
+            and patch.new_path != patch.old_path
+            and os.path.lexists(repo / patch.new_path)
+        ):
+            changed.append(patch.new_path)
+    return changed
+
+
+def touched_paths(patches: list[FilePatch]) -> list[str]:
+    paths: dict[str, None] = {}
+    for patch in patches:
+        for path in (patch.old_path, patch.new_path):
+            if path:
+                paths[path] = None
+    return list(paths)
+
+
+def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -> list[str]:
+    repo = Path(repo)
+    if not diff_text.strip():
+        return []
+    patches = parse_patches(diff_text)
+    conflicts = host_conflicts(repo, patches)
+    if conflicts and not three_way:
+        shown = ", ".join(conflicts[:5]) + (" and more" if len(conflicts) > 5 else "")
+        raise HostChanged(
+            f"{shown} changed in {repo} since the sandbox started; nothing was written: "
+            "commit or stash your edits and apply again, or apply with three-way merge."
+        )
+    args = ["git", "apply", "--binary", "--whitespace=nowarn"]
+    if three_way and conflicts:
+        args.append("--3way")
+    check = subprocess.run(
+        [*args, "--check", "-"], cwd=repo, input=diff_text.encode(), capture_output=True
+    )
+    if check.returncode != 0:
+        reason = check.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
+        raise ApplyFailed(
+            f"The diff does not apply to {repo} ({reason[0] if reason else 'git apply failed'});"
+            " nothing was written: bring the repository back to where the session started."
+        )
+    done = subprocess.run([*args, "-"], cwd=repo, input=diff_text.encode(), capture_output=True)
+    if done.returncode != 0:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
+        raise ApplyFailed(
+            f"Applying to {repo} stopped with conflicts ({reason[0] if reason else '?'}); "
+            "resolve the conflict markers git left, then continue."
+        )
+    return touched_paths(patches)
+
+
+async def apply_to_host(
+    repo: Path, diff_text: str, baseline_info: object = None, *, three_way: bool = False
+) -> list[str]:
+    """Apply `diff_text` to the working tree at `repo`; returns the paths it wrote.
+
+    `baseline_info` (the sandbox, or None) is accepted for callers that have it; the
+    starting state of each file is read from the diff itself, so nothing else is needed.
+    """
+    del baseline_info
+    return await asyncio.to_thread(apply_to_host_sync, repo, diff_text, three_way=three_way)

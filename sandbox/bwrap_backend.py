@@ -1,0 +1,136 @@
+"""The bubblewrap backend, for machines without Docker: same protocol, weaker limits.
+
+Each command runs in fresh namespaces (no network, own pids, no capabilities) over a copy of
+the repository at /workspace; the host's /usr and /etc are visible read-only, the home
+directories are not. There are no cgroup limits here (memory, pids, CPU): a fork bomb or a
+memory hog is contained only by the host's own limits, which is why Docker is the default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import shutil
+import signal
+import time
+from pathlib import Path
+
+from sandbox import gitstate, workspace
+from sandbox.base import SandboxConfig, SandboxError
+from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
+
+_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+
+
+class BwrapSandbox(WorkspaceSandbox):
+    def __init__(self, repo: Path, config: SandboxConfig, *, session_id: str | None = None) -> None:
+        super().__init__(repo, config)
+        self.session_id = session_id or workspace.new_session_id()
+        self.mode = "copy"
+        self.ignored_hidden = True
+        self.recoveries = 0
+        self._bwrap = shutil.which("bwrap")
+
+    async def start(self) -> None:
+        if self._bwrap is None:
+            raise SandboxError(
+                "bubblewrap is not installed; install it (`apt-get install bubblewrap`) or "
+                "start Docker and use `--backend docker`."
+            )
+        if not self.repo.is_dir():
+            raise SandboxError(f"{self.repo} is not a directory; pass the repository's path.")
+        self.layout = await asyncio.to_thread(
+            workspace.make_layout, self.config.state_dir, self.session_id, self.repo
+        )
+        await asyncio.to_thread(workspace.prepare_copy, self.repo, self.layout)
+        probe = await self._run(["true"], lambda _: None, cwd=gitstate.WORKSPACE)
+        if probe.exit_code != 0:
+            raise SandboxError(
+                "bubblewrap cannot create a sandbox here (user namespaces may be disabled); "
+                "enable them (sysctl kernel.unprivileged_userns_clone=1) or use Docker."
+            )
+        await self._take_baseline()
+
+    async def close(self) -> None:
+        if self.layout is not None:
+            await asyncio.to_thread(workspace.remove_layout, self.layout)
+            self.layout = None
+
+    def _bwrap_argv(self, argv: list[str], cwd: str, env: dict[str, str] | None) -> list[str]:
+        layout = self._need_layout()
+        assert self._bwrap is not None
+        args = [self._bwrap, "--die-with-parent", "--new-session", "--unshare-all"]
+        args += ["--cap-drop", "ALL", "--clearenv"]
+        if self.config.network:
+            args.append("--share-net")
+        for path in _SYSTEM_DIRS:
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+            elif os.path.isdir(path):
+                args += ["--ro-bind", path, path]
+        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        args += ["--bind", str(layout.copy), gitstate.WORKSPACE]
+        args += ["--bind", str(layout.kiln_git), gitstate.KILN_GIT]
+        objects = gitstate.repo_objects(self.repo)
+        if objects is not None:
+            args += ["--ro-bind", str(objects), gitstate.KILN_OBJECTS]
+        for key, value in {**sandbox_env(self.config), **(env or {})}.items():
+            args += ["--setenv", key, value]
+        # HOME lives on the per-command /tmp, so create it before the command runs.
+        args += ["--chdir", cwd, "--", "bash", "-c", 'mkdir -p "$HOME" && exec "$@"', "kiln"]
+        return args + argv
+
+    async def _run(
+        self,
+        argv: list[str],
+        sink: Sink,
+        *,
+        cwd: str,
+        env: dict[str, str] | None = None,
+        deadline_s: float | None = None,
+        err_sink: Sink | None = None,
+        stdin_data: bytes | None = None,
+    ) -> RunOutcome:
+        proc = await asyncio.create_subprocess_exec(
+            *self._bwrap_argv(argv, cwd, env),
+            stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE if err_sink else asyncio.subprocess.STDOUT,
+            start_new_session=True,  # so a deadline can kill bwrap and everything under it
+        )
+        if stdin_data is not None:
+            assert proc.stdin is not None
+            proc.stdin.write(stdin_data)
+            await proc.stdin.drain()
+            proc.stdin.close()
+
+        async def pump(stream: asyncio.StreamReader | None, to: Sink) -> None:
+            while stream is not None and (chunk := await stream.read(65536)):
+                to(chunk)
+
+        pumps = [pump(proc.stdout, sink)]
+        if err_sink:
+            pumps.append(pump(proc.stderr, err_sink))
+        deadline = None if deadline_s is None else time.monotonic() + deadline_s
+        try:
+            await asyncio.wait_for(asyncio.gather(*pumps, proc.wait()), timeout=deadline_s)
+        except TimeoutError:
+            os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+            return RunOutcome(proc.returncode or -9, deadline_hit=True)
+        del deadline
+        return RunOutcome(proc.returncode if proc.returncode is not None else -1)
+
+    async def write_file(self, path: str, data: bytes) -> None:
+        rel = safe_relpath(path)
+        target = shlex.quote(f"{gitstate.WORKSPACE}/{rel}")
+        # Written from inside, so a symlink in the workspace can never lead to a host file.
+        outcome = await self._run(
+            ["bash", "-c", f'mkdir -p "$(dirname {target})" && cat > {target}'],
+            lambda _: None,
+            cwd=gitstate.WORKSPACE,
+            stdin_data=data,
+        )
+        if outcome.exit_code != 0:
+            raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")
