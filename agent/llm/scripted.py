@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -291,6 +292,15 @@ def build_reply(turn: Turn, fault: str | None, turn_index: int) -> Reply:
     return Reply(text=text, reasoning=turn.reasoning, calls=calls)
 
 
+class _QuietHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client hanging up (cancellation, timeouts) is expected here, not an error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class ScriptedServer:
     """Serve a script on 127.0.0.1 from a background thread; use as a context manager."""
 
@@ -301,8 +311,7 @@ class ScriptedServer:
             script = Script.load(script)
         self.state = ScriptState(Script.from_data(script))
         self.closing = threading.Event()
-        self._httpd = ThreadingHTTPServer((host, port), ScriptedHandler)
-        self._httpd.daemon_threads = True
+        self._httpd = _QuietHTTPServer((host, port), ScriptedHandler)
         self._httpd.scripted = self  # type: ignore[attr-defined]
         self._thread: threading.Thread | None = None
 
@@ -326,7 +335,10 @@ class ScriptedServer:
 
     def start(self) -> ScriptedServer:
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name="scripted-model", daemon=True
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.02},  # so close() returns at once
+            name="scripted-model",
+            daemon=True,
         )
         self._thread.start()
         return self
