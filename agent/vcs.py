@@ -14,7 +14,9 @@ import asyncio
 import hashlib
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -129,25 +131,50 @@ def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -
             "commit or stash your edits and apply again, or apply with three-way merge."
         )
     args = ["git", "apply", "--binary", "--whitespace=nowarn"]
-    if three_way and conflicts:
-        args.append("--3way")
-    check = subprocess.run(
-        [*args, "--check", "-"], cwd=repo, input=diff_text.encode(), capture_output=True
-    )
-    if check.returncode != 0:
-        reason = check.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
-        raise ApplyFailed(
-            f"The diff does not apply to {repo} ({reason[0] if reason else 'git apply failed'});"
-            " nothing was written: bring the repository back to where the session started."
+    with tempfile.TemporaryDirectory(prefix="kiln-apply-") as tmp:
+        env = None
+        if three_way and conflicts:
+            # --3way works through an index; give it a private one that matches the work
+            # tree, so the merge sees the person's edits and their real index stays as is.
+            env = _private_index(repo, Path(tmp) / "index", touched_paths(patches))
+            args.append("--3way")
+        _git_apply(
+            repo,
+            [*args, "--check"],
+            diff_text,
+            env,
+            "nothing was written: bring the repository back to where the session started.",
         )
-    done = subprocess.run([*args, "-"], cwd=repo, input=diff_text.encode(), capture_output=True)
-    if done.returncode != 0:
-        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
-        raise ApplyFailed(
-            f"Applying to {repo} stopped with conflicts ({reason[0] if reason else '?'}); "
-            "resolve the conflict markers git left, then continue."
+        _git_apply(
+            repo, args, diff_text, env, "resolve the conflict markers git left, then continue."
         )
     return touched_paths(patches)
+
+
+def _private_index(repo: Path, index: Path, paths: list[str]) -> dict[str, str]:
+    env = {**os.environ, "GIT_INDEX_FILE": str(index)}
+    real = subprocess.run(
+        ["git", "rev-parse", "--git-path", "index"], cwd=repo, capture_output=True, text=True
+    ).stdout.strip()
+    if real and (repo / real).is_file():
+        shutil.copyfile(repo / real, index)
+    present = [p for p in paths if os.path.lexists(repo / p)]
+    subprocess.run(["git", "add", "-f", "--", *present], cwd=repo, env=env, capture_output=True)
+    return env
+
+
+def _git_apply(
+    repo: Path, args: list[str], diff_text: str, env: dict[str, str] | None, advice: str
+) -> None:
+    done = subprocess.run(
+        [*args, "-"], cwd=repo, input=diff_text.encode(), capture_output=True, env=env
+    )
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = next(
+            (line for line in lines if line.startswith("error")), lines[0] if lines else ""
+        )
+        raise ApplyFailed(f"The diff did not apply cleanly to {repo} ({reason}); {advice}")
 
 
 async def apply_to_host(
