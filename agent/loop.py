@@ -78,8 +78,8 @@ class LoopDeps:
 async def run_task(deps: LoopDeps, task: str, state: RunState) -> AsyncIterator[Event]:
     deps.conversation.add_user(task)
     deps.cancel.clear()
-    async for event in _enter(deps, Phase.PLAN):
-        yield event
+    deps.phase = Phase.PLAN  # every request starts by looking, announced even if repeated
+    yield PhaseChanged(Phase.PLAN)
     try:
         while True:
             async for event in _step(deps, state):
@@ -323,7 +323,9 @@ async def _finish(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncItera
     yield ToolCallStarted(call.id, call.name, call.arguments, call.recovered_from_text)
     started = time.monotonic()
     has_tests = bool(deps.tool_context.test_command)
-    if has_tests and state.edits_since_tests:
+    # Also when nothing ran yet: a model that finishes without editing must not slip past
+    # tests that failed before it started.
+    if has_tests and (state.edits_since_tests or state.last_tests is None):
         async for event in _run_tests(deps, state):
             yield event
     report = state.last_tests
