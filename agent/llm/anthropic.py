@@ -106,7 +106,8 @@ class MessageAssembler:
                 "type": block.get("type", ""),
                 "id": block.get("id", ""),
                 "name": block.get("name", ""),
-                "json": "",
+                # Streams send `input: {}` here and the JSON in deltas; some servers send it whole.
+                "json": json.dumps(block["input"]) if block.get("input") else "",
             }
             if block.get("type") == "text" and block.get("text"):
                 self.text.append(block["text"])

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from rich.console import Console
@@ -27,6 +28,7 @@ LOCAL_PORTS: tuple[tuple[str, int], ...] = (
     ("LM Studio", 1234),
 )
 PROBE_TIMEOUT_S = 0.5
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ def profiles_table(settings: Settings, env: dict[str, str] | None = None) -> Tab
     for name, p in settings.models.items():
         key_var = p.api_key_env or "KILN_API_KEY"
         key_state = f"${key_var} {'set' if env.get(key_var) else 'not set'}"
+        if not p.api_key_env and urlsplit(p.base_url).hostname in LOCAL_HOSTS:
+            key_state = "not needed"
         source = settings.sources.get(f"models.{name}.base_url") or settings.sources.get(
             f"models.{name}.model", "default"
         )

@@ -7,11 +7,13 @@ from agent.llm.base import (
     Message,
     ModelClient,
     ModelEvent,
+    ModelProfile,
     ReasoningChunk,
     RetryNotice,
     TextChunk,
     ToolSpec,
 )
+from agent.llm.openai_compat import OpenAICompatClient
 
 TOOLS = [
     ToolSpec(
@@ -75,6 +77,13 @@ TOOLS = [
         },
     ),
 ]
+
+
+def openai_client(base_url: str, **profile: object) -> OpenAICompatClient:
+    """A client with no API key and millisecond backoff, so retries cost no time."""
+    fields = {"base_url": base_url, "model": "m", **profile}
+    return OpenAICompatClient(ModelProfile(**fields), env={}, backoff_base_s=0.01)  # type: ignore[arg-type]
+
 
 USER = [Message("system", "You are kiln."), Message("user", "Fix the failing test.")]
 

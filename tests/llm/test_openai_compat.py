@@ -9,18 +9,13 @@ import pytest
 from agent.llm.base import Message, ModelProfile, TextChunk
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted import ScriptedServer
-from tests.llm.streams import TOOLS, USER, collect
-
-
-def client_for(server: ScriptedServer, **profile: object) -> OpenAICompatClient:
-    fields = {"base_url": server.base_url, "model": "m", **profile}
-    return OpenAICompatClient(ModelProfile(**fields), env={}, backoff_base_s=0.01)  # type: ignore[arg-type]
+from tests.llm.streams import TOOLS, USER, collect, openai_client
 
 
 async def test_streams_text_in_pieces_and_reports_true_usage() -> None:
     text = "I will look at the failing test first, then fix it."
     with ScriptedServer([{"text": text}, {"text": "Done."}]) as server:
-        client = client_for(server)
+        client = openai_client(server.base_url)
         first = await collect(client)
         history = [*USER, first.completion.message, Message("user", "go on")]
         second = await collect(client, history)
@@ -52,7 +47,7 @@ async def test_several_native_tool_calls_in_one_turn() -> None:
         },
     ]
     with ScriptedServer([{"text": "Looking.", "tool_calls": calls}]) as server:
-        client = client_for(server)
+        client = openai_client(server.base_url)
         got = await collect(client)
         await client.aclose()
     message = got.completion.message
@@ -70,7 +65,7 @@ async def test_history_with_tool_results_is_sent_in_openai_shape() -> None:
     with ScriptedServer(
         [{"tool_calls": [{"name": "run", "arguments": {"command": "ls"}}]}, {"text": "ok"}]
     ) as server:
-        client = client_for(server)
+        client = openai_client(server.base_url)
         first = await collect(client)
         call = first.completion.message.tool_calls[0]
         history = [
@@ -92,7 +87,7 @@ async def test_reasoning_text_is_streamed_separately() -> None:
     with ScriptedServer(
         [{"reasoning": "The off-by-one is in the loop.", "text": "Fixing."}]
     ) as server:
-        client = client_for(server)
+        client = openai_client(server.base_url)
         got = await collect(client)
         await client.aclose()
     assert got.reasoning == "The off-by-one is in the loop."
@@ -116,7 +111,7 @@ async def test_tolerates_server_quirks(quirks: list[str]) -> None:
         ],
     }
     with ScriptedServer(script) as server:
-        client = client_for(server)
+        client = openai_client(server.base_url)
         got = await collect(client)
         await client.aclose()
     calls = got.completion.message.tool_calls

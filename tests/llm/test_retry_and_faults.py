@@ -13,19 +13,14 @@ from agent.llm.base import ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.retry import backoff_delay, parse_retry_after
 from agent.llm.scripted import ScriptedServer
-from tests.llm.streams import collect
+from tests.llm.streams import collect, openai_client
 
 CALL = {"name": "edit_file", "arguments": {"path": "a.py", "old_text": "x", "new_text": "y"}}
 
 
-def client_for(base_url: str, **profile: object) -> OpenAICompatClient:
-    fields = {"base_url": base_url, "model": "m", **profile}
-    return OpenAICompatClient(ModelProfile(**fields), env={}, backoff_base_s=0.01)  # type: ignore[arg-type]
-
-
 async def test_429_waits_as_long_as_retry_after_says() -> None:
     with ScriptedServer([{"text": "after the wait", "fault": "429", "retry_after": 0.3}]) as server:
-        client = client_for(server.base_url)
+        client = openai_client(server.base_url)
         got = await collect(client)
         await client.aclose()
     assert [(n.attempt, n.delay_s) for n in got.retries] == [(1, 0.3)]
@@ -46,7 +41,7 @@ def test_retry_after_accepts_seconds_and_http_dates() -> None:
 async def test_500_and_cut_stream_are_retried_and_the_partial_text_is_void() -> None:
     text = "one two three four five six seven eight nine ten"
     with ScriptedServer([{"text": text, "fault": ["500", "cut"]}]) as server:
-        client = client_for(server.base_url)
+        client = openai_client(server.base_url)
         got = await collect(client)
         await client.aclose()
     assert got.retries[0].reason == "HTTP 500"
@@ -58,7 +53,7 @@ async def test_500_and_cut_stream_are_retried_and_the_partial_text_is_void() -> 
 
 async def test_malformed_json_in_the_stream_is_retried() -> None:
     with ScriptedServer([{"text": "clean", "fault": "malformed_json"}]) as server:
-        client = client_for(server.base_url)
+        client = openai_client(server.base_url)
         got = await collect(client)
         await client.aclose()
     assert "malformed JSON" in got.retries[0].reason
@@ -68,7 +63,7 @@ async def test_malformed_json_in_the_stream_is_retried() -> None:
 async def test_malformed_tool_arguments_become_a_precise_correction() -> None:
     other = {"name": "run", "arguments": {"command": "ls"}}
     with ScriptedServer([{"tool_calls": [CALL, other], "fault": "malformed_json"}]) as server:
-        client = client_for(server.base_url)
+        client = openai_client(server.base_url)
         got = await collect(client)
         again = await collect(client)  # the loop sends the correction; the turn comes again
         await client.aclose()
@@ -80,7 +75,7 @@ async def test_malformed_tool_arguments_become_a_precise_correction() -> None:
 
 async def test_invalid_tool_arguments_name_the_missing_key() -> None:
     with ScriptedServer([{"tool_calls": [CALL], "fault": "invalid_tool_args"}]) as server:
-        client = client_for(server.base_url)
+        client = openai_client(server.base_url)
         got = await collect(client)
         await client.aclose()
     [problem] = got.completion.format_problems
@@ -93,7 +88,7 @@ async def test_invalid_tool_arguments_name_the_missing_key() -> None:
 
 async def test_exhausted_retries_end_in_one_sentence() -> None:
     with ScriptedServer([{"text": "never", "fault": ["500"] * 3}]) as server:
-        client = client_for(server.base_url, max_retries=2)
+        client = openai_client(server.base_url, max_retries=2)
         with pytest.raises(ModelError) as raised:
             await collect(client)
         await client.aclose()
@@ -142,7 +137,7 @@ async def test_unreachable_server_says_to_start_it() -> None:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     base = f"http://127.0.0.1:{port}/v1"
-    client = client_for(base, max_retries=1)
+    client = openai_client(base, max_retries=1)
     with pytest.raises(ModelError) as raised:
         await collect(client)
     await client.aclose()
@@ -153,7 +148,7 @@ async def test_unreachable_server_says_to_start_it() -> None:
 
 async def test_script_exhausted_is_a_clear_model_error() -> None:
     with ScriptedServer([]) as server:
-        client = client_for(server.base_url)
+        client = openai_client(server.base_url)
         with pytest.raises(
             ModelError, match=r"rejected the request \(400: the script has no turns left"
         ):
@@ -165,7 +160,7 @@ async def test_cancel_during_a_slow_first_token_closes_the_connection() -> None:
     with ScriptedServer(
         [{"text": "too late", "fault": "slow_first_token", "delay_s": 60}]
     ) as server:
-        client = client_for(server.base_url)
+        client = openai_client(server.base_url)
         task = asyncio.create_task(collect(client))
         assert await asyncio.to_thread(server.wait_until, lambda s: len(s.requests) == 1)
         await asyncio.sleep(0)  # the request is in flight, the server is holding the reply
@@ -183,7 +178,7 @@ async def test_cancel_during_a_slow_first_token_closes_the_connection() -> None:
 async def test_request_timeout_is_retried_then_reported() -> None:
     turns = [{"text": "slow", "fault": ["slow_first_token"] * 2, "delay_s": 5}]
     with ScriptedServer(turns) as server:
-        client = client_for(server.base_url, request_timeout_s=0.2, max_retries=1)
+        client = openai_client(server.base_url, request_timeout_s=0.2, max_retries=1)
         with pytest.raises(ModelError, match=r"did not answer within 0.2s in 2 attempts"):
             await collect(client)
         await client.aclose()

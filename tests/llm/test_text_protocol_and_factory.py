@@ -90,6 +90,7 @@ def test_kiln_models_lists_profiles_and_finds_a_server(tmp_path) -> None:
         assert models_main(args, ports=ports, console=Console(file=out, width=200)) == 0
     text = out.getvalue()
     assert "fast" in text and "small" in text and "main" in text and "big" in text
+    assert "not needed" in text  # a server on 127.0.0.1 without api_key_env needs no key
     assert f"http://127.0.0.1:{server.port}/v1" in text and "qwen2.5-coder-1.5b" in text
     assert f"kiln --base-url http://127.0.0.1:{server.port}/v1 --model qwen2.5-coder-1.5b" in text
     assert [r.path for r in server.requests] == ["/v1/models"]
