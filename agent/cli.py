@@ -91,7 +91,8 @@ def _build_parser() -> argparse.ArgumentParser:
     boot = sandbox_sub.add_parser("bootstrap", help="build a base image with no registry")
     boot.add_argument("--tag")
     boot.add_argument("--suite", default="bookworm")
-    sandbox_sub.add_parser("prune", help="remove sandboxes left behind by a crash")
+    sprune = sandbox_sub.add_parser("prune", help="remove sandboxes left behind by a crash")
+    sprune.add_argument("--all", action="store_true", help="also those of running sessions")
 
     local = sub.add_parser("local", help="the embedded local model")
     local.set_defaults(handler="agent.local.cli:main")

@@ -47,7 +47,7 @@ def image_for(client: docker.DockerClient, repo: Path, config: SandboxConfig) ->
                 f"The sandbox Dockerfile {config.dockerfile} named in .kiln.toml does not "
                 "exist; fix `[sandbox] dockerfile` or remove it."
             )
-        tag = "kiln-repo-" + hashlib.sha256(dockerfile.read_bytes()).hexdigest()[:12] + ":latest"
+        tag = image_for_tag(dockerfile)
         if not _has_image(client, tag):
             from sandbox.images import build_image
 
@@ -64,6 +64,11 @@ def image_for(client: docker.DockerClient, repo: Path, config: SandboxConfig) ->
             "`[sandbox] image` in .kiln.toml."
         )
     return config.image
+
+
+def image_for_tag(dockerfile: Path) -> str:
+    """A repository's own image is named after its Dockerfile's content, so edits rebuild."""
+    return "kiln-repo-" + hashlib.sha256(dockerfile.read_bytes()).hexdigest()[:12] + ":latest"
 
 
 def _has_image(client: docker.DockerClient, name: str) -> bool:
