@@ -1,0 +1,156 @@
+"""Pilot tests of the flows with a real Session, the scripted model and the Docker sandbox.
+
+Nothing reaches the repository without its approval: each test checks the file on disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent.approval import Mode
+from agent.events import ApprovalRequested, StopReason
+from agent.llm.scripted import ScriptedServer
+from tests.tui.live import (
+    finished,
+    live_app,
+    question,
+    ready,
+    running,
+    submit,
+    transcript_text,
+    wait_for,
+)
+from tests.tui.scripts import CALC, FIXED, calc_repo, fix_calc_turns
+from tui.screens.approval import ApprovalScreen
+
+pytestmark = pytest.mark.usefixtures("docker_ready")
+
+
+async def test_approve_edit_then_apply_writes_only_after_the_apply_key(tmp_path: Path) -> None:
+    repo = calc_repo(tmp_path / "repo")
+    with ScriptedServer(fix_calc_turns()) as server:
+        async with running(live_app(repo, server)) as pilot:
+            app = await ready(pilot)
+            await submit(pilot, "fix add")
+            dialog = await question(pilot)
+            assert "edit calc.py" in dialog.request.summary
+            assert "+    return a + b" in dialog.request.diff
+            await pilot.press("y")
+            done = await wait_for(pilot, lambda: finished(app))
+            assert done.stop_reason is StopReason.DONE
+            assert (repo / "calc.py").read_text() == CALC  # approved in the sandbox only
+
+            await submit(pilot, "/apply")
+            apply_dialog = await question(pilot)
+            assert "+    return a + b" in apply_dialog.request.diff
+            assert (repo / "calc.py").read_text() == CALC
+            await pilot.press("y")
+            await wait_for(pilot, lambda: (repo / "calc.py").read_text() == FIXED)
+
+
+async def test_reject_with_reason_goes_back_to_the_model(tmp_path: Path) -> None:
+    repo = calc_repo(tmp_path / "repo")
+    turns = [*fix_calc_turns()[:2], {"text": "Understood, I will stop here."}]
+    with ScriptedServer(turns) as server:
+        async with running(live_app(repo, server)) as pilot:
+            app = await ready(pilot)
+            await submit(pilot, "fix add")
+            await question(pilot)
+            await pilot.press("n")
+            await pilot.press(*"keep it subtracting")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: finished(app))
+            assert app.session is not None
+            assert await app.session.diff() == ""  # nothing changed, even in the sandbox
+            after_rejection = str(server.requests[-1].body["messages"])
+            assert "keep it subtracting" in after_rejection
+            assert (repo / "calc.py").read_text() == CALC
+
+
+async def test_always_stops_asking_for_that_kind(tmp_path: Path) -> None:
+    repo = calc_repo(tmp_path / "repo")
+    edit_sub = {
+        "text": "And `sub` gets a docstring.",
+        "tool_calls": [
+            {
+                "name": "edit_file",
+                "arguments": {
+                    "path": "calc.py",
+                    "old_text": "def sub(a, b):\n",
+                    "new_text": 'def sub(a, b):\n    """a minus b"""\n',
+                },
+            }
+        ],
+    }
+    turns = fix_calc_turns()
+    turns.insert(2, edit_sub)
+    with ScriptedServer(turns) as server:
+        async with running(live_app(repo, server)) as pilot:
+            app = await ready(pilot)
+            await submit(pilot, "fix add")
+            await question(pilot)
+            await pilot.press("a")
+            await wait_for(pilot, lambda: finished(app))
+            assert app.session is not None
+            asked = [e for e in app.session.events if isinstance(e, ApprovalRequested)]
+            assert len(asked) == 1
+            diff = await app.session.diff()
+            assert "+    return a + b" in diff and '+    """a minus b"""' in diff
+            assert (repo / "calc.py").read_text() == CALC
+
+
+async def test_escape_interrupts_the_step_and_the_session_goes_on(tmp_path: Path) -> None:
+    repo = calc_repo(tmp_path / "repo")
+    slow = {"text": "thinking for a long time", "fault": "slow_first_token", "delay_s": 30}
+    with ScriptedServer([slow, {"text": "Back again."}]) as server:
+        async with running(live_app(repo, server)) as pilot:
+            app = await ready(pilot)
+            await submit(pilot, "think hard")
+            await wait_for(pilot, lambda: app.running and server.requests)
+            await pilot.press("escape")
+            done = await wait_for(pilot, lambda: finished(app), timeout=15)
+            assert done.stop_reason is StopReason.CANCELLED
+            await submit(pilot, "and now?")
+            second = await wait_for(pilot, lambda: finished(app) is not done and finished(app))
+            assert second.stop_reason is not StopReason.CANCELLED
+            assert "Back again." in transcript_text(app)
+
+
+async def test_mode_switches_live(tmp_path: Path) -> None:
+    repo = calc_repo(tmp_path / "repo")
+    with ScriptedServer(fix_calc_turns()) as server:
+        async with running(live_app(repo, server)) as pilot:
+            app = await ready(pilot)
+            assert app.session is not None
+            await pilot.press("shift+tab")
+            assert app.session.mode is Mode.AUTO_EDIT
+            assert "AUTO-EDIT" in str(app.main.meter.query_one("#m-mode").render())
+            await submit(pilot, "/mode full-auto")
+            await wait_for(pilot, lambda: app.session.mode is Mode.FULL_AUTO)
+            # full-auto: the edit goes ahead without a question
+            await submit(pilot, "fix add")
+            await wait_for(pilot, lambda: finished(app))
+            assert not isinstance(app.screen, ApprovalScreen)
+            assert "+    return a + b" in await app.session.diff()
+            assert (repo / "calc.py").read_text() == CALC
+
+
+async def test_ctrl_c_twice_quits_and_removes_the_sandbox(tmp_path: Path) -> None:
+    import docker
+
+    repo = calc_repo(tmp_path / "repo")
+    with ScriptedServer([]) as server:
+        app = live_app(repo, server)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await ready(pilot)
+            name = app.session.sandbox.container_id  # type: ignore[union-attr]
+            assert docker.from_env().containers.get(name)
+            await pilot.press("ctrl+c")
+            assert app.is_running
+            await pilot.press("ctrl+c")
+            await wait_for(pilot, lambda: not app.is_running, timeout=30)
+        assert app.closed
+        with pytest.raises(docker.errors.NotFound):
+            docker.from_env().containers.get(name)
