@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import docker  # noqa: E402
+import docker
 
-from sandbox.base import DEFAULT_IMAGE, SandboxConfig  # noqa: E402
-from sandbox.docker_backend import DockerSandbox  # noqa: E402
+from sandbox.base import DEFAULT_IMAGE, SandboxConfig
+from sandbox.docker_backend import DockerSandbox
 
 
 def make_repo(root: Path, files: int, total_mb: int) -> Path:
