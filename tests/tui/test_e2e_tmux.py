@@ -1,0 +1,86 @@
+"""End to end: the real `kiln` binary in tmux, the scripted model on 127.0.0.1, the Docker
+sandbox. An edit is approved with a key press; the file on disk changes only after the
+apply key, never before."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from agent.llm.scripted import ScriptedServer
+from tests.tui.scripts import CALC, FIXED, calc_repo, fix_calc_turns
+
+pytestmark = pytest.mark.usefixtures("docker_ready")
+KILN = Path(sys.executable).with_name("kiln")
+
+
+class Tmux:
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def __call__(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True
+        )
+        return out.stdout
+
+    def alive(self) -> bool:
+        probe = ["tmux", "-L", self.socket, "has-session", "-t", "kiln"]
+        return subprocess.run(probe, capture_output=True).returncode == 0
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "kiln")
+
+    def wait_for(self, check: Callable[[str], bool], what: str, timeout: float = 90) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if check(screen):
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"timed out waiting for {what}; the screen was:\n{self.screen()}")
+
+
+def test_kiln_in_tmux_applies_only_after_the_key(tmp_path: Path) -> None:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/setup installs it)")
+    repo = calc_repo(tmp_path / "repo")
+    tmux = Tmux(f"kiln-test-{os.getpid()}")
+    with ScriptedServer(fix_calc_turns()) as server:
+        command = (
+            f"cd {shlex.quote(str(repo))} && exec {shlex.quote(str(KILN))} "
+            f"--base-url {server.base_url} --model scripted-model"
+        )
+        tmux("new-session", "-d", "-s", "kiln", "-x", "120", "-y", "40", command)
+        try:
+            tmux.wait_for(lambda s: "ready" in s, "the sandbox to be ready")
+            tmux("send-keys", "-t", "kiln", "fix the add test", "Enter")
+            tmux.wait_for(lambda s: "Allow this edit" in s, "the edit question")
+            tmux("send-keys", "-t", "kiln", "y")
+            tmux.wait_for(lambda s: "done: done" in s, "the run to finish")
+            assert (repo / "calc.py").read_text() == CALC
+
+            tmux("send-keys", "-t", "kiln", "/apply", "Enter")
+            tmux.wait_for(lambda s: "Write these changes" in s, "the apply question")
+            time.sleep(0.5)
+            assert (repo / "calc.py").read_text() == CALC  # still untouched while it asks
+            tmux("send-keys", "-t", "kiln", "y")
+            tmux.wait_for(lambda s: "Applied to your working tree" in s, "the apply")
+            assert (repo / "calc.py").read_text() == FIXED
+
+            tmux("send-keys", "-t", "kiln", "C-c")
+            tmux("send-keys", "-t", "kiln", "C-c")
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and tmux.alive():
+                time.sleep(0.2)
+            assert not tmux.alive(), "Ctrl+C twice should have quit kiln"
+        finally:
+            subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True)
