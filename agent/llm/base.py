@@ -117,6 +117,9 @@ class ModelProfile:
     prices: Prices = field(default_factory=Prices)
     request_timeout_s: float = 300.0
     max_retries: int = 5
+    # Sampling temperature sent with each request; below 0 sends none (the server decides).
+    # Small local models need it low: llama-cpp-python's server defaults to 0.8.
+    temperature: float = -1.0
 
 
 class ModelClient(Protocol):

@@ -241,6 +241,8 @@ class OpenAICompatClient:
         }
         if tools:
             body["tools"] = to_openai_tools(tools)
+        if self.profile.temperature >= 0:
+            body["temperature"] = self.profile.temperature
         started = time.monotonic()
         ttft: float | None = None
         parts = ChunkAssembler()

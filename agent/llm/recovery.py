@@ -135,7 +135,7 @@ def _interpret(
 ) -> list[ToolCall] | FormatProblem | None:
     """Calls, a problem, or None when the snippet is not an attempted call at all."""
     try:
-        data = json.loads(raw)
+        data = _loads_tolerant(raw)
     except ValueError as exc:
         if explicit or _LOOKS_LIKE_CALL.search(raw):
             return _problem_bad_json(None, f"it is not valid JSON ({exc})", by_name)
@@ -162,6 +162,21 @@ def _interpret(
             return checked
         calls.append(checked)
     return calls
+
+
+# Qwen2.5-Coder writes regex arguments as Python raw strings: "pattern": r"foo\(\)".
+_RAW_STRING = re.compile(r'(?<=[:\[,])(\s*)r"([^"\n]*)"')
+
+
+def _loads_tolerant(raw: str) -> Any:
+    """json.loads, also accepting Python raw-string values (their backslashes are literal)."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        fixed = _RAW_STRING.sub(lambda m: m.group(1) + json.dumps(m.group(2)), raw)
+        if fixed == raw:
+            raise
+        return json.loads(fixed)
 
 
 def _shape(item: Any, by_name: dict[str, ToolSpec]) -> tuple[str, Any] | None:

@@ -51,6 +51,7 @@ def profile_for(spec: ModelSpec, base_url: str) -> ModelProfile:
         tool_protocol="auto",  # Qwen on llama-cpp-python writes its calls as text
         request_timeout_s=900.0,  # a long first prompt on two CPU cores takes minutes
         max_retries=2,
+        temperature=0.2,  # the server's 0.8 makes a 1.5B model ramble instead of calling tools
     )
 
 
