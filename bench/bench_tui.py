@@ -1,0 +1,197 @@
+"""TUI benchmarks; each prints its numbers next to a baseline measured in the same run.
+
+1. First frame after launch: `kiln`'s app vs a bare Textual app, each in a fresh
+   interpreter (headless), median of several launches.
+2. Streaming 2,000 tokens/s for 20 s into the transcript: how far the Markdown on
+   screen lags the stream (p50/p95/max, markers every 100 ms) and the memory it took.
+3. Memory after a scripted 500-step session: a real Session (scripted model server on
+   127.0.0.1, Docker sandbox, full-auto) driven through the headless app. Target < 300 MB.
+
+Run: .venv/bin/python bench/bench_tui.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+FIRST_FRAME_CHILD = """
+import sys, time
+t0 = float(sys.argv[2])
+from textual.app import App
+if sys.argv[1] == "kiln":
+    from pathlib import Path
+    from agent.config import Settings
+    from tui.app import KilnApp
+    app = KilnApp(Settings(), Path("."), connect=False)
+else:
+    from textual.widgets import Static
+    class Bare(App):
+        def compose(self):
+            yield Static("hello")
+    app = Bare()
+def first_frame():
+    print(time.time() - t0)
+    app.exit()
+app.call_later(lambda: app.call_after_refresh(first_frame))
+app.run(headless=True, size=(120, 36))
+"""
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def first_frame(which: str, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", FIRST_FRAME_CHILD, which, repr(time.time())],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        )
+        times.append(float(out.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
+async def streaming(seconds: float, tokens_per_s: int = 2000) -> None:
+    from agent.events import TextDelta
+    from tests.tui.scenes import offline_app
+    from tui.widgets.blocks import AssistantReply
+
+    app = offline_app()
+    lags: list[float] = []
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        before = rss_mb()
+        pending: dict[str, float] = {}
+        tick = 0.01
+        per_tick = tokens_per_s * tick
+        words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do".split()
+        start = time.perf_counter()
+        sent = 0.0
+        marker = 0
+
+        async def watch() -> None:
+            while True:
+                replies = app.main.transcript.query(AssistantReply)
+                source = replies.first().source if replies else ""
+                now = time.perf_counter()
+                for key in [k for k in pending if k in source]:
+                    lags.append(now - pending.pop(key))
+                await asyncio.sleep(0.005)
+
+        watcher = asyncio.create_task(watch())
+        next_marker = start
+        while (now := time.perf_counter()) - start < seconds:
+            due = (now - start) * tokens_per_s - sent
+            chunk = []
+            for i in range(int(due)):
+                chunk.append(words[(int(sent) + i) % len(words)])
+            if now >= next_marker:
+                key = f"m{marker}x"
+                marker += 1
+                pending[key] = now
+                chunk.append(key)
+                next_marker += 0.1
+                if marker % 20 == 0:
+                    chunk.append("\n\n")
+            if chunk:
+                sent += len(chunk)
+                await app.show(TextDelta(" " + " ".join(chunk)))
+            await asyncio.sleep(tick if per_tick else 0)
+        await pilot.pause(1.0)
+        watcher.cancel()
+        after = rss_mb()
+    lags.sort()
+    p = lambda q: lags[min(len(lags) - 1, int(q * len(lags)))] * 1000  # noqa: E731
+    print(
+        f"streaming {tokens_per_s} tok/s for {seconds:.0f}s: {int(sent)} tokens, "
+        f"{len(lags)} markers seen of {marker}; lag p50 {p(0.5):.0f} ms, p95 {p(0.95):.0f} ms, "
+        f"max {lags[-1] * 1000:.0f} ms; RSS {before:.0f} -> {after:.0f} MB (+{after - before:.0f})"
+    )
+
+
+async def long_session(steps: int) -> None:
+    from agent.approval import Mode
+    from agent.config import load_settings
+    from agent.events import Finished
+    from agent.llm.scripted import ScriptedServer
+    from tests.tui.live import live_app
+    from tests.tui.scripts import calc_repo
+
+    turns = [
+        {
+            "text": f"Step {i}: checking.",
+            "tool_calls": [{"name": "run", "arguments": {"command": f"echo step {i}"}}],
+        }
+        for i in range(steps - 1)
+    ]
+    turns.append(
+        {"text": "Done.", "tool_calls": [{"name": "finish", "arguments": {"summary": "ok"}}]}
+    )
+    with tempfile.TemporaryDirectory() as tmp, ScriptedServer(turns) as server:
+        for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+            os.environ[var] = os.path.join(tmp, var.lower())
+        repo = calc_repo(Path(tmp) / "repo")
+        app = live_app(repo, server, Mode.FULL_AUTO)
+        overrides = {
+            "models.main.base_url": server.base_url,
+            "models.main.model": "scripted-model",
+            "limits.max_steps": steps + 10,
+            "limits.max_tool_calls": steps * 2,
+            "limits.repeat_limit": steps,
+        }
+        app.settings = load_settings(repo, overrides, env={})
+        async with app.run_test(size=(120, 36)) as pilot:
+            while app.session is None or app.session.sandbox is None:
+                await pilot.pause(0.1)
+            await pilot.pause(2)
+            baseline = rss_mb()
+            started = time.perf_counter()
+            app.run_task("go")
+            while not any(isinstance(e, Finished) for e in app.session.events) or app.running:
+                await pilot.pause(0.5)
+            took = time.perf_counter() - started
+            done = [e for e in app.session.events if isinstance(e, Finished)][-1]
+            after = rss_mb()
+            blocks = len(app.main.transcript.children)
+            await app.close_session()
+    print(
+        f"{done.steps} steps ({done.stop_reason.value}) in {took:.0f}s: RSS {after:.0f} MB after "
+        f"(ready session before the task: {baseline:.0f} MB; target < 300 MB: "
+        f"{'met' if after < 300 else 'MISSED'}); {blocks} transcript blocks"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="shorter runs for a smoke check")
+    args = parser.parse_args()
+    runs = 3 if args.quick else 7
+    bare = first_frame("bare", runs)
+    kiln = first_frame("kiln", runs)
+    print(
+        f"first frame (median of {runs}): kiln {kiln * 1000:.0f} ms, bare Textual app "
+        f"{bare * 1000:.0f} ms, ratio {kiln / bare:.2f}x"
+    )
+    asyncio.run(streaming(3.0 if args.quick else 20.0))
+    asyncio.run(long_session(50 if args.quick else 500))
+
+
+if __name__ == "__main__":
+    main()
