@@ -81,7 +81,18 @@ async def streaming(seconds: float, tokens_per_s: int = 2000) -> None:
         pending: dict[str, float] = {}
         tick = 0.01
         per_tick = tokens_per_s * tick
-        words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do".split()
+        words = [
+            "lorem",
+            "ipsum",
+            "dolor",
+            "sit",
+            "amet",
+            "consectetur",
+            "adipiscing",
+            "elit",
+            "sed",
+            "do",
+        ]
         start = time.perf_counter()
         sent = 0.0
         marker = 0
