@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from agent import tools
+from agent.approval import Mode
 from agent.context import Conversation, truncate
 from agent.cost import Meter
 from agent.errors import ModelError
@@ -322,7 +323,10 @@ async def _finish(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncItera
     summary = str(call.arguments.get("summary") or "").strip() or "(no summary given)"
     yield ToolCallStarted(call.id, call.name, call.arguments, call.recovered_from_text)
     started = time.monotonic()
-    has_tests = bool(deps.tool_context.test_command)
+    # Plan mode cannot edit, so refusing its finish over failing tests would only loop.
+    has_tests = (
+        bool(deps.tool_context.test_command) and deps.tool_context.gate.mode is not Mode.PLAN
+    )
     # Also when nothing ran yet: a model that finishes without editing must not slip past
     # tests that failed before it started.
     if has_tests and (state.edits_since_tests or state.last_tests is None):

@@ -1,0 +1,135 @@
+"""Fixtures for the core: a started Docker sandbox over a real repository, scripted sessions."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent.approval import ApprovalRequest, Decision, Mode, Verdict
+from agent.config import Settings, load_settings
+from agent.events import Event
+from agent.llm.base import ModelProfile, Prices
+from agent.llm.openai_compat import OpenAICompatClient
+from agent.llm.scripted import ScriptedServer
+from agent.session import SANDBOX_ENV, Session
+from agent.testdigest import detect_test_command
+from agent.tools import ToolContext
+from agent.tools.gate import ApprovalGate
+from sandbox.base import Sandbox
+from sandbox.factory import create_sandbox
+from tests.conftest import make_git_repo
+
+BUGGY_REPO = {
+    "calc.py": "def add(a, b):\n    return a - b\n",
+    "test_calc.py": (
+        "import unittest\n\nfrom calc import add\n\n\n"
+        "class TestAdd(unittest.TestCase):\n"
+        "    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n"
+    ),
+    ".gitignore": "build/\n*.log\n",
+}
+FIX_SCRIPT: list[dict[str, Any]] = [
+    {
+        "text": "Let me look.",
+        "tool_calls": [{"name": "read_file", "arguments": {"path": "calc.py"}}],
+    },
+    {
+        "tool_calls": [
+            {
+                "name": "update_plan",
+                "arguments": {"steps": [{"title": "fix add", "status": "in_progress"}]},
+            }
+        ]
+    },
+    {
+        "tool_calls": [
+            {
+                "name": "edit_file",
+                "arguments": {"path": "calc.py", "old_text": "a - b", "new_text": "a + b"},
+            }
+        ]
+    },
+    {"tool_calls": [{"name": "run_tests", "arguments": {}}]},
+    {"tool_calls": [{"name": "finish", "arguments": {"summary": "add adds now"}}]},
+]
+
+
+class ScriptedPerson:
+    """An Approver answering from a list of decisions; records every request it saw."""
+
+    def __init__(self, *answers: Decision) -> None:
+        self.answers = list(answers)
+        self.asked: list[ApprovalRequest] = []
+
+    async def decide(self, request: ApprovalRequest) -> Decision:
+        self.asked.append(request)
+        return self.answers.pop(0) if self.answers else Decision(Verdict.APPROVE)
+
+
+@pytest.fixture
+def buggy_repo(tmp_path: Path) -> Path:
+    return make_git_repo(tmp_path / "repo", BUGGY_REPO)
+
+
+@pytest.fixture
+async def sandbox(docker_ready: None, buggy_repo: Path) -> AsyncIterator[Sandbox]:
+    settings = load_settings(buggy_repo, env={})
+    config = dataclasses.replace(settings.sandbox, env=dict(SANDBOX_ENV))
+    box = create_sandbox(buggy_repo, config)
+    await box.start()
+    try:
+        yield box
+    finally:
+        await box.close()
+
+
+def tool_context(sandbox: Sandbox, mode: Mode = Mode.AUTO_EDIT, person: Any = None) -> ToolContext:
+    settings = load_settings(sandbox.repo, env={})
+    return ToolContext(
+        sandbox=sandbox,
+        settings=settings,
+        gate=ApprovalGate(person or ScriptedPerson(), mode),
+        test_command=detect_test_command(sandbox.repo),
+    )
+
+
+def settings_with(repo: Path, **overrides: Any) -> Settings:
+    return load_settings(repo, overrides, env={})
+
+
+async def run_scripted(
+    repo: Path,
+    script: Any,
+    task: str = "fix add",
+    *,
+    mode: Mode = Mode.AUTO_EDIT,
+    person: Any = None,
+    settings: Settings | None = None,
+    prices: Prices | None = None,
+    on_event: Callable[[Event, Session], None] | None = None,
+) -> tuple[list[Event], Session, ScriptedServer]:
+    """One session over `repo` against a scripted model; returns its events."""
+    with ScriptedServer(script) as server:
+        profile = ModelProfile(
+            base_url=server.base_url, model="scripted", prices=prices or Prices(), max_retries=0
+        )
+        session = Session(
+            settings or load_settings(repo, env={}),
+            repo,
+            person or ScriptedPerson(),
+            mode,
+            client=OpenAICompatClient(profile, backoff_base_s=0.01),
+        )
+        events: list[Event] = []
+        try:
+            async for event in session.run(task):
+                events.append(event)
+                if on_event:
+                    on_event(event, session)
+        finally:
+            await session.close()
+    return events, session, server
