@@ -110,6 +110,10 @@ def server_command(spec: ModelSpec, port: int) -> list[str]:
         # The RAM prompt cache keeps KV states across requests, so a prompt that shares a
         # prefix with an earlier one (every agent turn does) skips re-reading it.
         "--cache", "true",
+        "--cache_size", str(2 << 30),
+        # The server's default keeps logits for every position (n_ctx x vocab floats, ~10 GB
+        # at 16k) and copies them into each cached state: the process grew to 17 GB.
+        "--logits_all", "false",
         # Verbose logs carry "N prefix-match hit" per request: the cache share is measurable.
         "--verbose", "true",
     ]  # fmt: skip

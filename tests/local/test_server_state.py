@@ -72,3 +72,4 @@ def test_the_server_listens_on_loopback_with_prompt_caching() -> None:
     assert flags["--host"] == "127.0.0.1" and flags["--port"] == "4321"
     assert flags["--cache"] == "true"
     assert int(flags["--n_ctx"]) >= 8192
+    assert flags["--logits_all"] == "false", "all-position logits cost ~10 GB at 16k context"
