@@ -13,7 +13,6 @@ import os
 import shlex
 import shutil
 import signal
-import time
 from pathlib import Path
 
 from sandbox import gitstate, workspace
@@ -112,14 +111,12 @@ class BwrapSandbox(WorkspaceSandbox):
         pumps = [pump(proc.stdout, sink)]
         if err_sink:
             pumps.append(pump(proc.stderr, err_sink))
-        deadline = None if deadline_s is None else time.monotonic() + deadline_s
         try:
             await asyncio.wait_for(asyncio.gather(*pumps, proc.wait()), timeout=deadline_s)
         except TimeoutError:
             os.killpg(proc.pid, signal.SIGKILL)
             await proc.wait()
             return RunOutcome(proc.returncode or -9, deadline_hit=True)
-        del deadline
         return RunOutcome(proc.returncode if proc.returncode is not None else -1)
 
     async def write_file(self, path: str, data: bytes) -> None:

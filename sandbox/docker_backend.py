@@ -276,23 +276,24 @@ class DockerSandbox(WorkspaceSandbox):
     # -- files -----------------------------------------------------------------------
     async def write_file(self, path: str, data: bytes) -> None:
         rel = safe_relpath(path)
-        await asyncio.to_thread(self._upload, data)
+        staged = f".kiln-upload-{next(self._counter)}"
+        await asyncio.to_thread(self._upload, staged, data)
         target = shlex.quote(f"{gitstate.WORKSPACE}/{rel}")
         # `cat >` keeps the mode of an existing file; the staging file is ours to remove.
         code, _out = await self._script(
-            f'mkdir -p "$(dirname {target})" && cat /tmp/.kiln-upload > {target}; '
-            "s=$?; rm -f /tmp/.kiln-upload; exit $s",
+            f'mkdir -p "$(dirname {target})" && cat /tmp/{staged} > {target}; '
+            f"s=$?; rm -f /tmp/{staged}; exit $s",
             check=False,
         )
         if code != 0:
             raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")
 
-    def _upload(self, data: bytes) -> None:
+    def _upload(self, name: str, data: bytes) -> None:
         assert self.client is not None and self.container_id is not None
         uid, gid = workspace.repo_owner(self.repo)
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w") as tar:
-            info = tarfile.TarInfo(".kiln-upload")
+            info = tarfile.TarInfo(name)
             info.size = len(data)
             info.mode = 0o600
             info.uid, info.gid = uid, gid
