@@ -317,7 +317,8 @@ async def _after_changes(
 
 async def _finish(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIterator[Event]:
     """Accept `finish`, unless the tests fail: then answer with the digest, up to a limit."""
-    reason = state.before_call(call.name, call.arguments)
+    # A refused finish is naturally repeated; max_finish_refusals bounds that, not loop detection.
+    reason = state.before_call(call.name, call.arguments, track_repeats=False)
     if reason:
         raise Stop(reason, f"Stopped: {reason.value.replace('_', ' ')} (finish).")
     summary = str(call.arguments.get("summary") or "").strip() or "(no summary given)"

@@ -90,10 +90,14 @@ class RunState:
             return StopReason.WALL_CLOCK
         return None
 
-    def before_call(self, name: str, arguments: dict[str, Any]) -> StopReason | None:
+    def before_call(
+        self, name: str, arguments: dict[str, Any], *, track_repeats: bool = True
+    ) -> StopReason | None:
         if self.tool_calls >= self.limits.max_tool_calls:
             return StopReason.MAX_TOOL_CALLS
         self.tool_calls += 1
+        if not track_repeats:
+            return None
         self.last_calls.append(call_signature(name, arguments))
         repeat = self.limits.repeat_limit
         recent = self.last_calls[-repeat:]
