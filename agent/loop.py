@@ -8,72 +8,36 @@ out raises `Stop` with an explicit StopReason, turned into a `Finished` event at
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator
 
 from agent import tools
-from agent.approval import Mode
-from agent.context import Conversation, truncate
-from agent.cost import Meter
-from agent.errors import ModelError
-from agent.errors import SandboxError as KilnSandboxError
+from agent.context import truncate
 from agent.events import (
     AssistantMessage,
-    Checkpointed,
     Event,
-    FilesChanged,
     Finished,
     Notice,
     Phase,
     PhaseChanged,
     PlanUpdated,
     StopReason,
-    TestsRan,
     ToolCallFinished,
     ToolCallStarted,
     TurnStarted,
     UsageUpdated,
 )
-from agent.llm.base import Completion, ModelClient, ToolCall
-from agent.pump import Cancelled, DeadlinePassed, Emit, Pump
+from agent.llm.base import Completion, ToolCall
+from agent.loopkit import LoopDeps, Stop, enter, guarded
+from agent.pump import Emit
 from agent.runstate import RunState, status_for
-from agent.testdigest import TestDigest
-from agent.tools.gate import ApprovalStop
-from agent.tools.shell import run_test_command
 from agent.turn import request_turn
-from sandbox.base import SandboxError
+from agent.verify import after_changes, judge_finish, record_tests
 
-T = TypeVar("T")
+__all__ = ["LoopDeps", "Stop", "run_task"]
+
 NUDGE = "Continue with a tool call. When the task is done, call finish with a short summary."
-
-
-class Stop(Exception):
-    def __init__(self, reason: StopReason, message: str = "") -> None:
-        super().__init__(message or reason.value)
-        self.reason = reason
-        self.message = message
-
-
-@dataclass
-class LoopDeps:
-    """What a run needs; the Session owns all of it and keeps it across runs."""
-
-    client: ModelClient
-    tool_context: tools.ToolContext
-    conversation: Conversation
-    meter: Meter
-    cancel: asyncio.Event
-    before_change: Callable[[], Awaitable[None]]  # e.g. wait for the baseline test run
-    phase: Phase = Phase.PLAN
-    last_diff: str = ""
-
-    @property
-    def settings(self) -> Any:
-        return self.tool_context.settings
 
 
 async def run_task(deps: LoopDeps, task: str, state: RunState) -> AsyncIterator[Event]:
@@ -87,7 +51,7 @@ async def run_task(deps: LoopDeps, task: str, state: RunState) -> AsyncIterator[
                 yield event
     except Stop as stop:
         final = Phase.DONE if stop.reason is StopReason.DONE else Phase.FAILED
-        async for event in _enter(deps, final):
+        async for event in enter(deps, final):
             yield event
         yield Finished(
             status=status_for(stop.reason),
@@ -101,37 +65,6 @@ async def run_task(deps: LoopDeps, task: str, state: RunState) -> AsyncIterator[
         )
 
 
-async def _enter(deps: LoopDeps, phase: Phase) -> AsyncIterator[Event]:
-    if deps.phase is not phase:
-        deps.phase = phase
-        yield PhaseChanged(phase)
-
-
-async def _guarded(
-    deps: LoopDeps, state: RunState, work: Callable[[Emit], Awaitable[T]], box: list[T]
-) -> AsyncIterator[Event]:
-    """Run `work` through a Pump, translating every way it can fail into a Stop."""
-    pump = Pump(work, deps.cancel, state.deadline)
-    try:
-        async for event in pump.events():
-            yield event
-    except Cancelled:
-        raise Stop(StopReason.CANCELLED, "Cancelled.") from None
-    except DeadlinePassed:
-        raise Stop(StopReason.WALL_CLOCK, "The wall-clock limit was reached.") from None
-    except ModelError as exc:
-        raise Stop(StopReason.MODEL_ERROR, exc.message) from None
-    except (SandboxError, KilnSandboxError) as exc:
-        raise Stop(StopReason.SANDBOX_ERROR, str(exc)) from None
-    except ApprovalStop as exc:
-        raise Stop(
-            StopReason.APPROVAL_NEEDED,
-            f"`{exc.request.summary}` needs approval, and this run may not ask "
-            "(--approval fail); the repository is untouched.",
-        ) from None
-    box.append(pump.result)
-
-
 async def _step(deps: LoopDeps, state: RunState) -> AsyncIterator[Event]:
     reason = state.before_step() or deps.meter.over_budget(deps.settings.limits)
     if reason:
@@ -140,7 +73,7 @@ async def _step(deps: LoopDeps, state: RunState) -> AsyncIterator[Event]:
     yield TurnStarted(state.steps)
     box: list[Completion] = []
     messages, specs = deps.conversation.messages(), tools.specs()
-    async for event in _guarded(
+    async for event in guarded(
         deps, state, lambda emit: request_turn(deps.client, messages, specs, deps.meter, emit), box
     ):
         yield event
@@ -193,12 +126,12 @@ async def _act(
         async for event in _call_tool(deps, state, call):
             yield event
         answered.add(call.id)
-    async for event in _after_changes(deps, state, auto_test=finish is None):
+    async for event in after_changes(deps, state, auto_test=finish is None):
         yield event
     if problems:
         deps.conversation.add_feedback("\n".join(problems))
     if finish is not None:
-        async for event in _finish(deps, state, finish):
+        async for event in judge_finish(deps, state, finish):
             yield event
         answered.add(finish.id)
 
@@ -211,10 +144,10 @@ async def _call_tool(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIt
     if call.recovered_from_text:
         yield Notice(f"Recovered a {call.name} call the model wrote as text.")
     if call.name in ("edit_file", "write_file"):
-        async for event in _enter(deps, Phase.EDIT):
+        async for event in enter(deps, Phase.EDIT):
             yield event
     elif call.name == "run_tests":
-        async for event in _enter(deps, Phase.TEST):
+        async for event in enter(deps, Phase.TEST):
             yield event
     if call.name not in tools.READ_ONLY:
         await deps.before_change()
@@ -225,7 +158,7 @@ async def _call_tool(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIt
         context = dataclasses.replace(deps.tool_context, emit=emit)
         return await tools.call(context, call.name, call.arguments)
 
-    async for event in _guarded(deps, state, work, box):
+    async for event in guarded(deps, state, work, box):
         yield event
     result = box[0]
     shown, cut = truncate(result.output)
@@ -243,109 +176,5 @@ async def _call_tool(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIt
     if result.plan is not None:
         yield PlanUpdated(result.plan)
     if result.tests is not None:
-        async for event in _record_tests(deps, state, result.tests):
+        async for event in record_tests(deps, state, result.tests):
             yield event
-
-
-async def _record_tests(
-    deps: LoopDeps, state: RunState, report: TestDigest
-) -> AsyncIterator[Event]:
-    state.last_tests = report
-    state.edits_since_tests = False
-    yield TestsRan(
-        report.command,
-        report.passed,
-        report.failed,
-        report.errors,
-        report.exit_code,
-        report.failing,
-        report.text,
-        report.duration_s,
-    )
-    if not report.ok and state.edited:
-        async for event in _enter(deps, Phase.CORRECT):
-            yield event
-
-
-async def _run_tests(deps: LoopDeps, state: RunState) -> AsyncIterator[Event]:
-    async for event in _enter(deps, Phase.TEST):
-        yield event
-    box: list[TestDigest] = []
-    async for event in _guarded(deps, state, lambda emit: run_test_command(deps.tool_context), box):
-        yield event
-    async for event in _record_tests(deps, state, box[0]):
-        yield event
-
-
-async def _after_changes(
-    deps: LoopDeps, state: RunState, *, auto_test: bool
-) -> AsyncIterator[Event]:
-    """If the workspace changed: report it, checkpoint it, and run the tests."""
-    box: list[tuple[str, list[str]]] = []
-
-    async def inspect(emit: Emit) -> tuple[str, list[str]]:
-        sandbox = deps.tool_context.sandbox
-        return await sandbox.diff(), await sandbox.changed_files()
-
-    if not state.pending_change:
-        return
-    state.pending_change = False
-    async for event in _guarded(deps, state, inspect, box):
-        yield event
-    diff, paths = box[0]
-    if diff == deps.last_diff:
-        return
-    deps.last_diff = diff
-    state.edited = state.edits_since_tests = True
-    yield FilesChanged(tuple(paths))
-    label = f"step {state.steps}"
-    refs: list[str] = []
-    async for event in _guarded(
-        deps, state, lambda emit: deps.tool_context.sandbox.checkpoint(label), refs
-    ):
-        yield event
-    yield Checkpointed(refs[0], label)
-    settings = deps.settings
-    if auto_test and settings.tests.run_after_edits and deps.tool_context.test_command:
-        async for event in _run_tests(deps, state):
-            yield event
-        assert state.last_tests is not None
-        deps.conversation.add_feedback(
-            "[kiln ran the tests after your edits]\n" + state.last_tests.text
-        )
-
-
-async def _finish(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIterator[Event]:
-    """Accept `finish`, unless the tests fail: then answer with the digest, up to a limit."""
-    # A refused finish is naturally repeated; max_finish_refusals bounds that, not loop detection.
-    reason = state.before_call(call.name, call.arguments, track_repeats=False)
-    if reason:
-        raise Stop(reason, f"Stopped: {reason.value.replace('_', ' ')} (finish).")
-    summary = str(call.arguments.get("summary") or "").strip() or "(no summary given)"
-    yield ToolCallStarted(call.id, call.name, call.arguments, call.recovered_from_text)
-    started = time.monotonic()
-    # Plan mode cannot edit, so refusing its finish over failing tests would only loop.
-    has_tests = (
-        bool(deps.tool_context.test_command) and deps.tool_context.gate.mode is not Mode.PLAN
-    )
-    # Also when nothing ran yet: a model that finishes without editing must not slip past
-    # tests that failed before it started.
-    if has_tests and (state.edits_since_tests or state.last_tests is None):
-        async for event in _run_tests(deps, state):
-            yield event
-    report = state.last_tests
-    if has_tests and report is not None and not report.ok:
-        state.finish_refusals += 1
-        limit = deps.settings.tests.max_finish_refusals
-        output = "Not finished: the tests still fail. Fix them, then call finish again.\n"
-        output += report.text
-        yield ToolCallFinished(call.id, call.name, False, output, time.monotonic() - started)
-        deps.conversation.add_tool_result(call, output)
-        if state.finish_refusals > limit:
-            raise Stop(StopReason.TESTS_STILL_FAILING, summary)
-        async for event in _enter(deps, Phase.CORRECT):
-            yield event
-        return
-    yield ToolCallFinished(call.id, call.name, True, "Finished.", time.monotonic() - started)
-    deps.conversation.add_tool_result(call, "Finished.")
-    raise Stop(StopReason.DONE, summary)
