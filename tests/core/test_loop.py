@@ -52,6 +52,9 @@ async def test_plan_edit_test_finish(docker_ready: None, buggy_repo: Path) -> No
     assert any(isinstance(e, PlanUpdated) for e in events)
     assert [e.paths for e in events if isinstance(e, FilesChanged)] == [("calc.py",)]
     assert len([e for e in events if isinstance(e, Checkpointed)]) == 1
+    # The model's run_tests right after kiln's own run reuses it: nothing changed since.
+    rerun = next(e for e in events if isinstance(e, ToolCallFinished) and e.name == "run_tests")
+    assert "these results are current" in rerun.output
     runs = [e for e in events if isinstance(e, TestRun)]
     assert runs and all(r.failed == 0 and r.passed == 1 for r in runs)
     assert session.tests_before is not None and session.tests_before.failed == 1
