@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agent import events as ev
 from agent.approval import Decision, Mode, Verdict
 from agent.events import (
     ApprovalRequested,
@@ -20,9 +21,6 @@ from agent.events import (
     StopReason,
     ToolCallFinished,
     TurnStarted,
-)
-from agent.events import (
-    TestsRan as TestRun,
 )
 from agent.llm.base import Prices
 from agent.session import Session
@@ -55,7 +53,7 @@ async def test_plan_edit_test_finish(docker_ready: None, buggy_repo: Path) -> No
     # The model's run_tests right after kiln's own run reuses it: nothing changed since.
     rerun = next(e for e in events if isinstance(e, ToolCallFinished) and e.name == "run_tests")
     assert "these results are current" in rerun.output
-    runs = [e for e in events if isinstance(e, TestRun)]
+    runs = [e for e in events if isinstance(e, ev.TestsRan)]
     assert runs and all(r.failed == 0 and r.passed == 1 for r in runs)
     assert session.tests_before is not None and session.tests_before.failed == 1
     assert session.tests_after is not None and session.tests_after.ok
