@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,7 +144,6 @@ async def long_session(steps: int) -> None:
     from agent.approval import Mode
     from agent.config import load_settings
     from agent.events import Finished
-    from agent.llm.scripted import ScriptedServer
     from tests.tui.live import live_app
     from tests.tui.scripts import calc_repo
 
@@ -155,7 +157,9 @@ async def long_session(steps: int) -> None:
     turns.append(
         {"text": "Done.", "tool_calls": [{"name": "finish", "arguments": {"summary": "ok"}}]}
     )
-    with tempfile.TemporaryDirectory() as tmp, ScriptedServer(turns) as server:
+    # The model server runs in its own process: it keeps every request it saw, which is
+    # the server's memory, not kiln's.
+    with tempfile.TemporaryDirectory() as tmp, _server_process(turns, Path(tmp)) as server:
         for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
             os.environ[var] = os.path.join(tmp, var.lower())
         repo = calc_repo(Path(tmp) / "repo")
@@ -187,6 +191,27 @@ async def long_session(steps: int) -> None:
         f"(ready session before the task: {baseline:.0f} MB; target < 300 MB: "
         f"{'met' if after < 300 else 'MISSED'}); {blocks} transcript blocks"
     )
+
+
+class _Served:
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+
+
+@contextlib.contextmanager
+def _server_process(turns: list[dict[str, object]], tmp: Path) -> Iterator[_Served]:
+    script = tmp / "script.json"
+    script.write_text(json.dumps({"model": "scripted-model", "turns": turns}))
+    kiln = Path(sys.executable).with_name("kiln")
+    proc = subprocess.Popen(
+        [str(kiln), "serve-scripted", str(script)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        yield _Served(proc.stdout.readline().strip())
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 
 from agent.events import (
     ApprovalRequested,
@@ -26,6 +27,10 @@ from tui.widgets.blocks import (
     UserPrompt,
 )
 
+# Blocks kept mounted: older ones leave the screen (they stay in the session's events and
+# store) so a day-long session does not grow the app's memory without bound.
+MAX_BLOCKS = 300
+
 VERDICTS = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
 
 
@@ -41,37 +46,43 @@ class Transcript(VerticalScroll):
     def on_mount(self) -> None:
         self.anchor()
 
+    async def mount_block(self, block: Widget) -> None:
+        await self.mount(block)
+        excess = len(self.children) - MAX_BLOCKS
+        if excess > 0:
+            await self.remove_children(list(self.children[:excess]))
+
     async def add_user(self, text: str) -> None:
         await self._end_reply()
-        await self.mount(UserPrompt(text))
+        await self.mount_block(UserPrompt(text))
 
     async def note(self, message: str, level: str = "info") -> None:
         await self._end_reply()
-        await self.mount(NoticeLine(message, level))
+        await self.mount_block(NoticeLine(message, level))
 
     async def show(self, event: Event) -> None:
         """Render one event of the stream; events it does not draw are ignored."""
         if isinstance(event, TextDelta):
             if self._reply is None:
                 self._reply = AssistantReply()
-                await self.mount(self._reply)
+                await self.mount_block(self._reply)
             await self._reply.write(event.text)
         elif isinstance(event, AssistantMessage):
             if self._reply is None and event.text.strip():
-                await self.mount(AssistantReply(event.text))  # replayed, or never streamed
+                await self.mount_block(AssistantReply(event.text))  # replayed, or never streamed
             await self._end_reply()
         elif isinstance(event, ToolCallStarted):
             await self._end_reply()
             block = ToolCallBlock(event)
             self._calls[event.call_id] = block
-            await self.mount(block)
+            await self.mount_block(block)
         elif isinstance(event, ToolCallFinished):
             block_or_none = self._calls.pop(event.call_id, None)
             if block_or_none is not None:
                 block_or_none.finish(event)
         elif isinstance(event, TestsRan):
             await self._end_reply()
-            await self.mount(TestRunBlock(event))
+            await self.mount_block(TestRunBlock(event))
         elif isinstance(event, ApprovalRequested):
             self._questions[event.request_id] = event.summary
         elif isinstance(event, ApprovalResolved):
@@ -85,7 +96,7 @@ class Transcript(VerticalScroll):
             await self.note(event.message, "error")
         elif isinstance(event, Finished):
             await self._end_reply()
-            await self.mount(FinishedLine(event))
+            await self.mount_block(FinishedLine(event))
 
     async def _end_reply(self) -> None:
         if self._reply is not None:
