@@ -26,6 +26,7 @@ from docker.types import Mount
 from sandbox import engine, gitstate, workspace
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
 from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
+from sandbox.exec_channel import ChannelClosed, ExecChannel
 
 
 class _ContainerMissing(Exception):
@@ -45,6 +46,8 @@ class DockerSandbox(WorkspaceSandbox):
         self._image = config.image
         self._oom_seen = 0
         self._oom_killed_container = False
+        self._channel: ExecChannel | None = None
+        self._channel_unavailable = False  # the image cannot run the server: plain exec
 
     # -- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
@@ -128,6 +131,7 @@ class DockerSandbox(WorkspaceSandbox):
         await asyncio.to_thread(self._close_sync)
 
     def _close_sync(self) -> None:
+        self._drop_channel()
         self._remove_container_and_volume()
         if self.layout is not None:
             workspace.remove_layout(self.layout)
@@ -155,18 +159,15 @@ class DockerSandbox(WorkspaceSandbox):
         env: dict[str, str] | None = None,
         deadline_s: float | None = None,
         err_sink: Sink | None = None,
+        stdin: bytes | None = None,
     ) -> RunOutcome:
         try:
-            return await asyncio.to_thread(
-                self._run_sync, argv, sink, cwd, env, deadline_s, err_sink
-            )
+            return await self._run_once(argv, sink, cwd, env, deadline_s, err_sink, stdin)
         except _ContainerMissing:
             await self._recover()
-            return await asyncio.to_thread(
-                self._run_sync, argv, sink, cwd, env, deadline_s, err_sink
-            )
+            return await self._run_once(argv, sink, cwd, env, deadline_s, err_sink, stdin)
 
-    def _run_sync(
+    async def _run_once(
         self,
         argv: list[str],
         sink: Sink,
@@ -174,7 +175,70 @@ class DockerSandbox(WorkspaceSandbox):
         env: dict[str, str] | None,
         deadline_s: float | None,
         err_sink: Sink | None,
+        stdin: bytes | None,
     ) -> RunOutcome:
+        code: int | None = None
+        for _attempt in range(2):
+            channel = await self._live_channel()
+            if channel is None:
+                break
+            try:
+                code, deadline_hit = await channel.run(
+                    argv, sink, err_sink or sink, cwd=cwd, env=env, stdin=stdin,
+                    deadline_s=deadline_s,
+                )  # fmt: skip
+                break
+            except ChannelClosed:  # it died before the request went out: send it again
+                channel = None
+        if channel is None:
+            if stdin is not None:
+                raise SandboxError("The sandbox cannot take input now; run the step again.")
+            code, deadline_hit = await asyncio.to_thread(
+                self._exec_sync, argv, sink, cwd, env, deadline_s, err_sink
+            )
+        if code in (None, 137):  # killed, or the connection died: was it the container?
+            return await asyncio.to_thread(self._judge, code, deadline_hit)
+        return RunOutcome(int(code), deadline_hit=deadline_hit)
+
+    async def _live_channel(self) -> ExecChannel | None:
+        """The command server, started (again) when needed; None means plain docker exec."""
+        if self._channel is not None and self._channel.alive:
+            return self._channel
+        if self._channel_unavailable:
+            return None
+        self._drop_channel()
+        self._channel = await asyncio.to_thread(self._open_channel)
+        return self._channel
+
+    def _open_channel(self) -> ExecChannel | None:
+        if self.client is None or self.container_id is None:
+            raise SandboxError("The sandbox is not started; call start() first.")
+        try:
+            channel = ExecChannel.open(self.client.api, self.container_id)
+        except NotFound:
+            raise _ContainerMissing() from None
+        except APIError as exc:
+            if exc.status_code == 409:  # "container ... is not running"
+                raise _ContainerMissing() from None
+            raise
+        self._channel_unavailable = channel is None
+        return channel
+
+    def _drop_channel(self) -> None:
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
+
+    def _exec_sync(
+        self,
+        argv: list[str],
+        sink: Sink,
+        cwd: str,
+        env: dict[str, str] | None,
+        deadline_s: float | None,
+        err_sink: Sink | None,
+    ) -> tuple[int | None, bool]:
+        """One plain `docker exec` (images without python3): (exit status, deadline hit)."""
         if self.client is None or self.container_id is None:
             raise SandboxError("The sandbox is not started; call start() first.")
         api = self.client.api
@@ -202,7 +266,15 @@ class DockerSandbox(WorkspaceSandbox):
             exit_code = _finished_exec(api, exec_id).get("ExitCode")
         except NotFound:
             exit_code = None
+        return exit_code, deadline_hit
+
+    def _judge(self, exit_code: int | None, deadline_hit: bool) -> RunOutcome:
+        """A command was killed or lost: tell an OOM kill, a vanished container and a
+        command that took the server down apart."""
+        assert self.client is not None
+        api = self.client.api
         if exit_code in (None, 137) and not self._container_alive(api):
+            self._drop_channel()
             if self._oom_killed_container:
                 return RunOutcome(137, oom_killed=True)
             raise SandboxGone(
@@ -255,6 +327,7 @@ class DockerSandbox(WorkspaceSandbox):
         assert self.client is not None and self.layout is not None
         self.recoveries += 1
         self._oom_seen = 0
+        self._drop_channel()
         if self.container_id:
             with contextlib.suppress(NotFound):
                 self.client.api.remove_container(self.container_id, force=True)
@@ -276,15 +349,20 @@ class DockerSandbox(WorkspaceSandbox):
     # -- files -----------------------------------------------------------------------
     async def write_file(self, path: str, data: bytes) -> None:
         rel = safe_relpath(path)
-        staged = f".kiln-upload-{next(self._counter)}"
-        await asyncio.to_thread(self._upload, staged, data)
         target = shlex.quote(f"{gitstate.WORKSPACE}/{rel}")
-        # `cat >` keeps the mode of an existing file; the staging file is ours to remove.
-        code, _out = await self._script(
-            f'mkdir -p "$(dirname {target})" && cat /tmp/{staged} > {target}; '
-            f"s=$?; rm -f /tmp/{staged}; exit $s",
-            check=False,
-        )
+        # `cat >` keeps the mode of an existing file.
+        write = f'mkdir -p "$(dirname {target})" && cat > {target}'
+        if await self._live_channel() is not None:
+            outcome = await self._run(
+                ["bash", "-c", write], lambda _: None, cwd=gitstate.WORKSPACE, stdin=data
+            )
+            code = outcome.exit_code
+        else:  # plain docker exec has no input: stage the bytes with an archive upload
+            staged = f".kiln-upload-{next(self._counter)}"
+            await asyncio.to_thread(self._upload, staged, data)
+            code, _out = await self._script(
+                f"{write} < /tmp/{staged}; s=$?; rm -f /tmp/{staged}; exit $s", check=False
+            )
         if code != 0:
             raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")
 

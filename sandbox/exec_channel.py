@@ -1,0 +1,252 @@
+"""kiln's end of the in-container command server (sandbox/exec_server.py).
+
+One `docker exec` starts the server with its stdin and stdout attached to a socket; after
+that every command is one request line out and a few frames back, with no engine round
+trip. A reader thread demultiplexes the frames: output goes straight to each command's
+sinks (bounded pieces, so memory stays flat), the exit status resolves its future.
+
+If the server cannot start (an image without python3) the backend keeps using plain
+`docker exec`; if it dies (a command killed it, or the container went away) every
+pending command learns it at once and the backend starts a new one when next needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import itertools
+import json
+import socket
+import struct
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sandbox.common import Sink
+
+OUT, ERR, EXIT, READY = 1, 2, 3, 5
+_HANDSHAKE = b"kiln-exec 1"
+_SERVER_ARGV = ["python3", "-I", "-S", "-c"]
+
+
+class ChannelClosed(Exception):
+    """The server's connection is gone; nothing more can be sent on it."""
+
+
+def server_source() -> str:
+    return Path(__file__).with_name("exec_server.py").read_text(encoding="utf-8")
+
+
+@dataclass
+class _Job:
+    out: Sink
+    err: Sink
+    future: asyncio.Future[int | None]
+    loop: asyncio.AbstractEventLoop
+
+
+class ExecChannel:
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+        self._sock: socket.socket = getattr(raw, "_sock", raw)
+        self._stream = _DockerStream(self._sock)
+        self._jobs: dict[int, _Job] = {}
+        self._ids = itertools.count(1)
+        self._send_lock = threading.Lock()
+        self.alive = True
+
+    @classmethod
+    def open(cls, api: Any, container_id: str, timeout: float = 10.0) -> ExecChannel | None:
+        """Start the server in the container; None when it cannot run there (no python3).
+
+        Engine errors (the container is gone) propagate to the caller.
+        """
+        exec_id = api.exec_create(
+            container_id,
+            [*_SERVER_ARGV, server_source()],
+            stdin=True,
+            stdout=True,
+            stderr=True,
+            tty=False,
+            workdir="/",
+        )["Id"]
+        channel = cls(api.exec_start(exec_id, socket=True))
+        if not channel._handshake(timeout):
+            channel.close()
+            return None
+        threading.Thread(target=channel._read_loop, name="kiln-exec-reader", daemon=True).start()
+        return channel
+
+    def _handshake(self, timeout: float) -> bool:
+        self._sock.settimeout(timeout)
+        try:
+            header = self._stream.read_exact(9)
+            if header is None:
+                return False
+            _rid, kind, size = struct.unpack(">IBI", header)
+            return kind == READY and self._stream.read_exact(size) == _HANDSHAKE
+        except OSError:  # includes the timeout
+            return False
+        finally:
+            with contextlib.suppress(OSError):
+                self._sock.settimeout(None)
+
+    # -- requests --------------------------------------------------------------------
+    async def run(
+        self,
+        argv: list[str],
+        out: Sink,
+        err: Sink,
+        *,
+        cwd: str,
+        env: dict[str, str] | None,
+        stdin: bytes | None,
+        deadline_s: float | None,
+    ) -> tuple[int | None, bool]:
+        """(exit status or None if the connection died, whether kiln gave up waiting)."""
+        loop = asyncio.get_running_loop()
+        rid = next(self._ids)
+        job = _Job(out, err, loop.create_future(), loop)
+        self._jobs[rid] = job
+        request = {
+            "id": rid,
+            "argv": argv,
+            "cwd": cwd,
+            "env": env or {},
+            "stdin": None if stdin is None else base64.b64encode(stdin).decode(),
+        }
+        line = json.dumps(request).encode() + b"\n"
+        try:
+            if len(line) > 65536:  # a big upload must not block the event loop
+                await asyncio.to_thread(self._send, line)
+            else:
+                self._send(line)
+            code = await asyncio.wait_for(asyncio.shield(job.future), deadline_s)
+        except TimeoutError:
+            self.kill(rid)
+            return None, True
+        except BaseException:  # cancelled (Esc, wall clock) or the send failed: stop it
+            self.kill(rid)
+            raise
+        return code, False
+
+    def kill(self, rid: int) -> None:
+        """Kill request `rid`'s whole process group; its late output is dropped."""
+        if self._jobs.pop(rid, None) is not None:
+            with contextlib.suppress(ChannelClosed):
+                self._send(json.dumps({"kill": rid}).encode() + b"\n")
+
+    def _send(self, line: bytes) -> None:
+        if not self.alive:
+            raise ChannelClosed()
+        try:
+            with self._send_lock:
+                self._sock.sendall(line)
+        except OSError:
+            self.alive = False
+            raise ChannelClosed() from None
+
+    def close(self) -> None:
+        self.alive = False
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+        with contextlib.suppress(OSError):
+            self._sock.close()
+        with contextlib.suppress(Exception):
+            self._raw.close()
+
+    # -- the reader thread -----------------------------------------------------------
+    def _read_loop(self) -> None:
+        try:
+            while True:
+                header = self._stream.read_exact(9)
+                if header is None:
+                    return
+                rid, kind, size = struct.unpack(">IBI", header)
+                if kind == EXIT:
+                    status = self._stream.read_exact(size)
+                    if status is None:
+                        return
+                    self._finish(rid, struct.unpack(">i", status[:4])[0])
+                elif not self._forward(rid, kind, size):
+                    return
+        except OSError:
+            return
+        finally:
+            self.alive = False
+            for rid in list(self._jobs):
+                self._finish(rid, None)
+
+    def _forward(self, rid: int, kind: int, size: int) -> bool:
+        job = self._jobs.get(rid)
+        while size > 0:
+            piece = self._stream.read(min(size, 65536))
+            if not piece:
+                return False
+            size -= len(piece)
+            if job is not None and kind in (OUT, ERR):
+                # A sink that fails (disk full) must not stop the reader.
+                with contextlib.suppress(Exception):
+                    (job.out if kind == OUT else job.err)(piece)
+        return True
+
+    def _finish(self, rid: int, code: int | None) -> None:
+        job = self._jobs.pop(rid, None)
+        if job is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                job.loop.call_soon_threadsafe(_resolve, job.future, code)
+
+
+def _resolve(future: asyncio.Future[int | None], code: int | None) -> None:
+    if not future.done():
+        future.set_result(code)
+
+
+class _DockerStream:
+    """The server's stdout out of docker's multiplexed exec stream (stderr frames are kept
+    aside, a little of them, for diagnosis)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._left = 0  # bytes left in the current stdout frame
+        self.stderr = bytearray()
+
+    def read(self, n: int) -> bytes:
+        """Up to n bytes of stdout; b"" at the end of the stream."""
+        while self._left == 0:
+            header = self._recv_exact(8)
+            if header is None:
+                return b""
+            kind, size = struct.unpack(">BxxxL", header)
+            if kind == 1:
+                self._left = size
+                continue
+            data = self._recv_exact(size)
+            if data is None:
+                return b""
+            self.stderr += data[: max(0, 4096 - len(self.stderr))]
+        data = self._sock.recv(min(n, self._left))
+        self._left -= len(data)
+        return data
+
+    def read_exact(self, n: int) -> bytes | None:
+        chunks = []
+        while n > 0:
+            data = self.read(n)
+            if not data:
+                return None
+            chunks.append(data)
+            n -= len(data)
+        return b"".join(chunks)
+
+    def _recv_exact(self, n: int) -> bytes | None:
+        chunks = []
+        while n > 0:
+            data = self._sock.recv(n)
+            if not data:
+                return None
+            chunks.append(data)
+            n -= len(data)
+        return b"".join(chunks)

@@ -1,0 +1,220 @@
+"""The command server kiln starts inside a container: one process that runs every command.
+
+`docker exec` costs a round trip through the engine, containerd and runc for each command
+(about 50 ms); this server is started once per container with one such exec, and then
+spawns each command itself over the exec's attached stdin/stdout (a few ms). It runs as
+the sandbox user with the container's environment, so a command sees exactly what it
+would see from `docker exec`; the per-command timeout and process-group kill are still
+done by the wrapper kiln puts around every command (sandbox.common.command_argv).
+
+This file is sent as `python3 -I -S -c SOURCE`: stdlib only, no kiln imports, Python 3.7+.
+
+Requests arrive on stdin, one JSON object per line:
+  {"id": N, "argv": [...], "cwd": /workspace, "env": {...}, "stdin": <base64>|null}
+  {"kill": N}    SIGKILL the process group of request N
+Replies on stdout are frames: a 9-byte header (id: u32, kind: u8, length: u32) + payload.
+  kind 1: stdout bytes; 2: stderr bytes; 3: exit status (i32); 5: ready (id 0, at start)
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import selectors
+import signal
+import struct
+import subprocess
+import sys
+from typing import IO, cast
+
+OUT, ERR, EXIT, READY = 1, 2, 3, 5
+CHUNK = 65536
+
+
+def send(rid: int, kind: int, data: bytes = b"") -> None:
+    view = memoryview(struct.pack(">IBI", rid, kind, len(data)) + data)
+    while view:
+        try:
+            view = view[os.write(1, view) :]
+        except BlockingIOError:  # stdout shares a non-blocking file with stdin
+            with selectors.DefaultSelector() as waiter:
+                waiter.register(1, selectors.EVENT_WRITE)
+                waiter.select()
+
+
+class Job:
+    def __init__(self, rid: int, proc: subprocess.Popen[bytes], data: bytes | None) -> None:
+        self.rid = rid
+        self.proc = proc
+        self.data = data or b""
+
+
+class Server:
+    def __init__(self) -> None:
+        self.sel = selectors.DefaultSelector()
+        self.jobs: dict[int, Job] = {}
+        self.buf = b""
+        wake_r, wake_w = os.pipe()
+        for fd in (0, wake_r, wake_w):
+            os.set_blocking(fd, False)
+        # SIGCHLD makes select() return: a finished command is noticed at once.
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+        self.wake_r = wake_r
+        self.sel.register(0, selectors.EVENT_READ, ("requests", 0))
+        self.sel.register(wake_r, selectors.EVENT_READ, ("wake", 0))
+
+    def serve(self) -> None:
+        send(0, READY, b"kiln-exec 1")
+        while True:
+            for key, _events in self.sel.select():
+                what, rid = key.data
+                if what == "requests":
+                    if not self.read_requests():
+                        return
+                elif what == "wake":
+                    self.drain(self.wake_r)
+                elif what == "stdin":
+                    self.feed_stdin(rid, cast(IO[bytes], key.fileobj))
+                else:
+                    self.pump(rid, cast(IO[bytes], key.fileobj), OUT if what == "out" else ERR)
+            self.reap()
+
+    def read_requests(self) -> bool:
+        try:
+            data = os.read(0, CHUNK)
+        except BlockingIOError:
+            return True
+        if not data:  # kiln went away: nothing may keep running on its behalf
+            for job in self.jobs.values():
+                kill(job)
+            return False
+        self.buf += data
+        while b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+            self.handle(json.loads(line))
+        return True
+
+    def handle(self, req: dict) -> None:
+        if "kill" in req:
+            job = self.jobs.get(req["kill"])
+            if job is not None:
+                kill(job)
+            return
+        rid = req["id"]
+        env = dict(os.environ)
+        env.update(req.get("env") or {})
+        data = base64.b64decode(req["stdin"]) if req.get("stdin") is not None else None
+        try:
+            proc = subprocess.Popen(
+                req["argv"],
+                cwd=req.get("cwd") or None,
+                env=env,
+                stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except OSError as exc:  # no such directory, or no process left under the pids limit
+            send(rid, ERR, f"kiln: could not start the command: {exc}\n".encode())
+            send(rid, EXIT, struct.pack(">i", 127 if isinstance(exc, FileNotFoundError) else 126))
+            return
+        job = Job(rid, proc, data)
+        self.jobs[rid] = job
+        for stream, what in ((proc.stdout, "out"), (proc.stderr, "err")):
+            assert stream is not None
+            os.set_blocking(stream.fileno(), False)
+            self.sel.register(stream, selectors.EVENT_READ, (what, rid))
+        if proc.stdin is not None:
+            os.set_blocking(proc.stdin.fileno(), False)
+            self.sel.register(proc.stdin, selectors.EVENT_WRITE, ("stdin", rid))
+
+    def feed_stdin(self, rid: int, pipe: IO[bytes]) -> None:
+        job = self.jobs[rid]
+        fd = pipe.fileno()
+        try:
+            job.data = job.data[os.write(fd, job.data[:CHUNK]) :]
+        except BlockingIOError:
+            return
+        except OSError:  # the command stopped reading
+            job.data = b""
+        if not job.data:
+            self.sel.unregister(pipe)
+            pipe.close()
+
+    def pump(self, rid: int, pipe: IO[bytes], kind: int) -> None:
+        """Forward what is readable now; close the pipe at its end."""
+        try:
+            data = os.read(pipe.fileno(), CHUNK)
+        except BlockingIOError:
+            return
+        if data:
+            send(rid, kind, data)
+            return
+        self.sel.unregister(pipe)
+        pipe.close()
+
+    def reap(self) -> None:
+        """Finish every request whose command exited (its output read to the end first)."""
+        for rid, job in list(self.jobs.items()):
+            code = job.proc.poll()
+            if code is None:
+                continue
+            for pipe, kind in ((job.proc.stdout, OUT), (job.proc.stderr, ERR)):
+                if pipe is not None and not pipe.closed:
+                    self.finish_pipe(rid, pipe, kind)
+            if job.proc.stdin is not None and not job.proc.stdin.closed:
+                self.sel.unregister(job.proc.stdin)
+                job.proc.stdin.close()
+            del self.jobs[rid]
+            send(rid, EXIT, struct.pack(">i", code if code >= 0 else 128 - code))
+
+    def finish_pipe(self, rid: int, pipe: IO[bytes], kind: int) -> None:
+        """Forward what the command wrote before it exited, then close: a background child
+        still holding the pipe open does not keep the request open."""
+        fd = pipe.fileno()
+        try:
+            while True:
+                data = os.read(fd, CHUNK)
+                if not data:
+                    break
+                send(rid, kind, data)
+        except BlockingIOError:
+            pass
+        self.sel.unregister(pipe)
+        pipe.close()
+
+    @staticmethod
+    def drain(fd: int) -> None:
+        try:
+            while os.read(fd, 512):
+                pass
+        except BlockingIOError:
+            pass
+
+
+def kill(job: Job) -> None:
+    """SIGKILL everything the command started: its session holds the wrapper and the
+    process group `timeout` made for the command itself."""
+    session = job.proc.pid
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            if int(fields[3]) == session:  # state, ppid, pgrp, session
+                os.kill(int(entry), signal.SIGKILL)
+        except (OSError, IndexError, ValueError):
+            continue
+    with contextlib.suppress(OSError):
+        os.killpg(session, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    try:
+        Server().serve()
+    except BrokenPipeError:  # kiln's end of the connection closed
+        sys.exit(0)
