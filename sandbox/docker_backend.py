@@ -23,7 +23,7 @@ import docker
 from docker.errors import APIError, DockerException, NotFound
 from docker.types import Mount
 
-from sandbox import engine, gitstate, workspace
+from sandbox import engine, gitstate, reaper, workspace
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
 from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
 from sandbox.exec_channel import ChannelClosed, ExecChannel
@@ -128,6 +128,23 @@ class DockerSandbox(WorkspaceSandbox):
             raise
 
     async def close(self) -> None:
+        self._drop_channel()  # the server kills whatever still runs, then exits
+        engine_socket = reaper.engine_socket()
+        if engine_socket and (self.container_id or self.volume_name):
+            # Removal takes the engine a while; nobody waits for it (see sandbox/reaper.py).
+            try:
+                reaper.reap_detached(
+                    engine_socket,
+                    self.container_id or "",
+                    self.volume_name or "",
+                    self.layout.root if self.layout else None,
+                )
+            except OSError:
+                pass
+            else:
+                self.container_id = self.volume_name = None
+                self.layout = None
+                return
         await asyncio.to_thread(self._close_sync)
 
     def _close_sync(self) -> None:

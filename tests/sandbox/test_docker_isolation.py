@@ -3,6 +3,7 @@ environment or the host's loopback, and the container is locked down."""
 
 from __future__ import annotations
 
+import asyncio
 import http.server
 import threading
 from collections.abc import Callable, Iterator
@@ -129,7 +130,17 @@ async def test_container_is_locked_down_labelled_and_removed(
     status = await sandbox.exec("grep -E '^(CapEff|NoNewPrivs)' /proc/self/status")
     assert "CapEff:\t0000000000000000" in status.output and "NoNewPrivs:\t1" in status.output
     container_id, volume, layout = sandbox.container_id, sandbox.volume_name, sandbox.layout
+    assert layout is not None
     await sandbox.close()
-    assert layout is not None and not layout.root.exists()
+    # Removal happens in a detached process, so kiln's exit does not wait for the engine.
+    for _ in range(300):
+        if not (
+            layout.root.exists()
+            or client.containers.list(all=True, filters={"id": container_id})
+            or client.volumes.list(filters={"name": volume})
+        ):
+            break
+        await asyncio.sleep(0.05)
+    assert not layout.root.exists()
     assert not client.containers.list(all=True, filters={"id": container_id})
     assert not client.volumes.list(filters={"name": volume})
