@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import json
 import signal
 import sys
@@ -24,7 +25,7 @@ from agent.events import Event, Finished, StopReason
 from agent.headless_output import final_report, render_text
 from agent.llm.base import ModelClient
 from agent.runstate import exit_code_for
-from agent.session import Session
+from agent.session import Session, _create_client, _create_sandbox
 from agent.store import Store
 from sandbox.base import SandboxError as SandboxProblem
 
@@ -100,6 +101,7 @@ async def run_headless(
         loop.add_signal_handler(signal.SIGINT, session.cancel)
         loop.add_signal_handler(signal.SIGTERM, session.cancel)
     try:
+        await _start_overlapped(session)
         await session.start()
         finished = await _drive(session, args, out, err)
         return await _conclude(session, args, finished, started, out, err)
@@ -108,6 +110,47 @@ async def run_headless(
             loop.remove_signal_handler(signal.SIGINT)
             loop.remove_signal_handler(signal.SIGTERM)
         await session.close()
+
+
+def _import_client_modules() -> None:
+    # httpx imports its async backend on the first request; that is the first turn's wait.
+    for name in (
+        "agent.resolve",
+        "agent.llm.factory",
+        "agent.llm.openai_compat",
+        "anyio._backends._asyncio",
+    ):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+async def _start_overlapped(session: Session) -> None:
+    """Start the sandbox and set up the model client at the same time: starting the
+    container is the longest wait of a short run, and the client's imports, TLS setup and
+    reachability probe fit inside it. Session.start() then finds both ready."""
+
+    async def start_sandbox() -> None:
+        if session.sandbox is None:  # importing the backend is slow too: off the loop
+            session.sandbox = await asyncio.to_thread(
+                _create_sandbox, session.repo, session.settings, session.session_id
+            )
+        await session.sandbox.start()
+
+    async def create_client() -> None:
+        if session.client is None:
+            # Import in a thread too, or the imports would hold up the sandbox's next step.
+            await asyncio.to_thread(_import_client_modules)
+            session.client = await _create_client(session.settings)
+
+    # The sandbox goes first: its thread is under way before the client's imports block
+    # the loop. Both run to the end before an error is raised, so close() knows every
+    # container; a model problem is reported before a sandbox one.
+    sandbox_started, client_created = await asyncio.gather(
+        start_sandbox(), create_client(), return_exceptions=True
+    )
+    for outcome in (client_created, sandbox_started):
+        if isinstance(outcome, BaseException):
+            raise outcome
 
 
 async def _drive(session: Session, args: argparse.Namespace, out: TextIO, err: TextIO) -> Finished:

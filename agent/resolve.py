@@ -9,6 +9,7 @@ one sentence says exactly what to set.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 
 import httpx
@@ -97,18 +98,20 @@ async def check_reachable(profile: ModelProfile) -> None:
     """Fail at once, in one sentence, when a local server is not running at all.
 
     Only for servers on this machine: a refused connection there will not heal during the
-    client's retries, while a hosted API gets the benefit of the doubt.
+    client's retries, while a hosted API gets the benefit of the doubt. Whether anything
+    listens is all that is asked, so a TCP connect does (no HTTP client, no TLS setup).
     """
-    host = httpx.URL(profile.base_url).host
-    if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0"):
+    url = httpx.URL(profile.base_url)
+    if url.host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0"):
         return
+    port = url.port or (443 if url.scheme == "https" else 80)
     try:
-        async with httpx.AsyncClient(timeout=2.0) as http:
-            await http.get(profile.base_url.rstrip("/") + "/models")
-    except (httpx.ConnectError, httpx.ConnectTimeout):
+        _reader, writer = await asyncio.wait_for(asyncio.open_connection(url.host, port), 2.0)
+    except (OSError, TimeoutError):
         raise ModelError(
             f"Nothing answers at {profile.base_url}; start the model server there "
             "or point --base-url at one that runs."
         ) from None
-    except httpx.HTTPError:
-        return  # it answered something: the client's retries take it from here
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()

@@ -32,6 +32,8 @@ class BwrapSandbox(WorkspaceSandbox):
         self._bwrap = shutil.which("bwrap")
 
     async def start(self) -> None:
+        if self.baseline is not None:  # started already
+            return
         if self._bwrap is None:
             raise SandboxError(
                 "bubblewrap is not installed; install it (`apt-get install bubblewrap`) or "

@@ -51,6 +51,8 @@ class DockerSandbox(WorkspaceSandbox):
 
     # -- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
+        if self.baseline is not None:  # started already
+            return
         await asyncio.to_thread(self._start_sync)
         await self._take_baseline()
 
