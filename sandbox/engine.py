@@ -1,16 +1,20 @@
-"""Talking to the Docker engine: connect, find or build the image, each failure one sentence."""
+"""Talking to the Docker engine: connect, find or build the image, each failure one sentence.
+
+The docker SDK is imported only when used: a session speaks to the engine through
+sandbox.engine_api, and importing the SDK would cost it a tenth of a second.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
-
-import docker
-from docker.errors import DockerException, ImageNotFound
+from typing import TYPE_CHECKING, Any
 
 from sandbox.base import DEFAULT_IMAGE, SandboxConfig, SandboxError
+
+if TYPE_CHECKING:
+    import docker
 
 LABEL = "kiln.sandbox"
 
@@ -20,6 +24,9 @@ class EngineUnavailable(SandboxError):
 
 
 def connect(timeout: float = 60) -> docker.DockerClient:
+    import docker
+    from docker.errors import DockerException
+
     where = os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
     try:
         client = docker.from_env(timeout=timeout)
@@ -38,8 +45,11 @@ def connect(timeout: float = 60) -> docker.DockerClient:
     return client
 
 
-def image_for(client: docker.DockerClient, repo: Path, config: SandboxConfig) -> str:
-    """The image this repository's sandbox runs: its own Dockerfile, its own image, or ours."""
+def image_for(client: Any, repo: Path, config: SandboxConfig) -> str:
+    """The image this repository's sandbox runs: its own Dockerfile, its own image, or ours.
+
+    `client` is an SDK DockerClient or a sandbox.engine_api.Engine.
+    """
     if config.dockerfile:
         dockerfile = (repo / config.dockerfile).resolve()
         if not dockerfile.is_file():
@@ -51,7 +61,8 @@ def image_for(client: docker.DockerClient, repo: Path, config: SandboxConfig) ->
         if not _has_image(client, tag):
             from sandbox.images import build_image
 
-            build_image(client, context=dockerfile.parent, dockerfile=dockerfile, tag=tag)
+            builder = client if hasattr(client, "images") else connect(timeout=3600)
+            build_image(builder, context=dockerfile.parent, dockerfile=dockerfile, tag=tag)
         return tag
     if not _has_image(client, config.image):
         if config.image == DEFAULT_IMAGE:
@@ -71,7 +82,11 @@ def image_for_tag(dockerfile: Path) -> str:
     return "kiln-repo-" + hashlib.sha256(dockerfile.read_bytes()).hexdigest()[:12] + ":latest"
 
 
-def _has_image(client: docker.DockerClient, name: str) -> bool:
+def _has_image(client: Any, name: str) -> bool:
+    if hasattr(client, "image_exists"):
+        return bool(client.image_exists(name))
+    from docker.errors import ImageNotFound
+
     try:
         client.images.get(name)
     except ImageNotFound:

@@ -22,9 +22,10 @@ import struct
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from sandbox.common import Sink
+from sandbox.docker_exec import exec_create
+from sandbox.engine_api import Engine, Hijacked
 
 OUT, ERR, EXIT, READY = 1, 2, 3, 5
 _HANDSHAKE = b"kiln-exec 1"
@@ -48,31 +49,24 @@ class _Job:
 
 
 class ExecChannel:
-    def __init__(self, raw: Any) -> None:
-        self._raw = raw
-        self._sock: socket.socket = getattr(raw, "_sock", raw)
-        self._stream = _DockerStream(self._sock)
+    def __init__(self, stream: Hijacked) -> None:
+        self._sock = stream
+        self._stream = _DockerStream(stream)
         self._jobs: dict[int, _Job] = {}
         self._ids = itertools.count(1)
         self._send_lock = threading.Lock()
         self.alive = True
 
     @classmethod
-    def open(cls, api: Any, container_id: str, timeout: float = 10.0) -> ExecChannel | None:
+    def open(cls, engine: Engine, container: str, timeout: float = 10.0) -> ExecChannel | None:
         """Start the server in the container; None when it cannot run there (no python3).
 
-        Engine errors (the container is gone) propagate to the caller.
+        Raises ContainerMissing when the container is gone, EngineError for other refusals.
         """
-        exec_id = api.exec_create(
-            container_id,
-            [*_SERVER_ARGV, server_source()],
-            stdin=True,
-            stdout=True,
-            stderr=True,
-            tty=False,
-            workdir="/",
-        )["Id"]
-        channel = cls(api.exec_start(exec_id, socket=True))
+        exec_id = exec_create(
+            engine, container, [*_SERVER_ARGV, server_source()], stdin=True, workdir="/"
+        )
+        channel = cls(engine.exec_start(exec_id))
         if not channel._handshake(timeout):
             channel.close()
             return None
@@ -154,8 +148,6 @@ class ExecChannel:
             self._sock.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
             self._sock.close()
-        with contextlib.suppress(Exception):
-            self._raw.close()
 
     # -- the reader thread -----------------------------------------------------------
     def _read_loop(self) -> None:
@@ -208,7 +200,7 @@ class _DockerStream:
     """The server's stdout out of docker's multiplexed exec stream (stderr frames are kept
     aside, a little of them, for diagnosis)."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: Hijacked) -> None:
         self._sock = sock
         self._left = 0  # bytes left in the current stdout frame
         self.stderr = bytearray()

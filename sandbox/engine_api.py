@@ -1,0 +1,289 @@
+"""The few Docker Engine API calls a sandbox session makes, spoken directly over the socket.
+
+The docker SDK takes a tenth of a second to import (requests, urllib3, its own models),
+and a short `kiln run` pays that before its container can even be asked for. A session
+needs a dozen endpoints, so this module speaks them with the standard library: JSON
+requests over the engine's unix socket (or tcp, with TLS from DOCKER_CERT_PATH like the
+docker CLI), and the connection upgrade `docker exec` streams over. Image builds, prune
+and doctor keep using the SDK (sandbox.engine).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import socket
+import ssl
+from typing import Any
+from urllib.parse import quote, urlencode, urlsplit
+
+from sandbox.engine import EngineUnavailable
+
+# Unversioned paths speak the engine's own API version; every call here has been stable
+# for years, and engines drop support for old pinned versions.
+API = ""
+
+
+class EngineError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"{status}: {message}")
+        self.status = status
+        self.message = message
+
+
+class EngineNotFound(EngineError):
+    """404: no such container, volume, image or exec."""
+
+
+class Hijacked:
+    """An exec's raw stream after the HTTP upgrade; bytes read past the headers come first."""
+
+    def __init__(self, sock: socket.socket, pending: bytes) -> None:
+        self.sock = sock
+        self._pending = pending
+
+    def recv(self, n: int) -> bytes:
+        if self._pending:
+            data, self._pending = self._pending[:n], self._pending[n:]
+            return data
+        return self.sock.recv(n)
+
+    def sendall(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def settimeout(self, timeout: float | None) -> None:
+        self.sock.settimeout(timeout)
+
+    def shutdown(self, how: int) -> None:
+        self.sock.shutdown(how)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class Engine:
+    def __init__(self, host: str, timeout: float = 60) -> None:
+        self.host = host
+        self.timeout = timeout
+        parts = urlsplit(host)
+        self._unix = parts.path if parts.scheme == "unix" else None
+        self._addr = (parts.hostname or "localhost", parts.port or 2375)
+        self._tls: ssl.SSLContext | None = None
+        if parts.scheme == "tcp" and os.environ.get("DOCKER_TLS_VERIFY"):
+            self._tls = _tls_context()
+        elif parts.scheme not in ("unix", "tcp"):
+            raise EngineUnavailable(
+                f"kiln reaches the Docker engine over a unix socket or tcp, not {host}; "
+                "forward the engine's socket (e.g. `ssh -L`) and set DOCKER_HOST to it."
+            )
+
+    # -- transport -------------------------------------------------------------------
+    def _socket(self) -> socket.socket:
+        if self._unix is not None:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            sock.connect(self._unix)
+            return sock
+        sock = socket.create_connection(self._addr, timeout=self.timeout)
+        if self._tls is not None:
+            return self._tls.wrap_socket(sock, server_hostname=self._addr[0])
+        return sock
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        params: dict[str, Any] | None = None,
+        body: Any = None,
+        *,
+        raw_body: bytes | None = None,
+        content_type: str = "application/json",
+    ) -> Any:
+        """One call; the decoded JSON answer (None when empty), or EngineError."""
+        url = API + path + ("?" + urlencode(params) if params else "")
+        data = raw_body if raw_body is not None else (None if body is None else _dumps(body))
+        conn = _Connection(self._socket)
+        try:
+            headers = {"Content-Type": content_type} if data is not None else {}
+            conn.request(method, url, body=data, headers=headers)
+            response = conn.getresponse()
+            payload = response.read()
+        except OSError as exc:
+            raise _unavailable(self.host, exc) from None
+        finally:
+            conn.close()
+        if response.status >= 400:
+            raise _error(response.status, payload)
+        return json.loads(payload) if payload.strip() else None
+
+    def hijack(self, path: str, body: Any) -> Hijacked:
+        """POST with `Upgrade: tcp`: the connection becomes the exec's byte stream."""
+        data = _dumps(body)
+        head = (
+            f"POST {API}{path} HTTP/1.1\r\nHost: docker\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n"
+        )
+        try:
+            sock = self._socket()
+            sock.sendall(head.encode() + data)
+            buffer = b""
+            while b"\r\n\r\n" not in buffer:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    raise ConnectionResetError("the engine closed the connection")
+                buffer += chunk
+        except OSError as exc:
+            raise _unavailable(self.host, exc) from None
+        header, _, rest = buffer.partition(b"\r\n\r\n")
+        status = int(header.split(b" ", 2)[1])
+        if status >= 400:
+            sock.close()
+            raise _error(status, rest)
+        sock.settimeout(None)
+        return Hijacked(sock, rest)
+
+    # -- the calls a session makes ---------------------------------------------------
+    def ping(self) -> None:
+        conn = _Connection(self._socket)
+        try:
+            conn.request("GET", "/_ping")
+            conn.getresponse().read()
+        except OSError as exc:
+            raise _unavailable(self.host, exc) from None
+        finally:
+            conn.close()
+
+    def image_exists(self, name: str) -> bool:
+        try:
+            self.request("GET", f"/images/{quote(name, safe='')}/json")
+        except EngineNotFound:
+            return False
+        return True
+
+    def create_volume(self, name: str, driver_opts: dict[str, str], labels: dict[str, str]) -> None:
+        body = {"Name": name, "Driver": "local", "DriverOpts": driver_opts, "Labels": labels}
+        self.request("POST", "/volumes/create", body=body)
+
+    def volume_exists(self, name: str) -> bool:
+        try:
+            self.request("GET", f"/volumes/{quote(name, safe='')}")
+        except EngineNotFound:
+            return False
+        return True
+
+    def create_container(self, name: str, config: dict[str, Any]) -> str:
+        return str(self.request("POST", "/containers/create", {"name": name}, config)["Id"])
+
+    def start(self, container: str) -> None:
+        self.request("POST", f"/containers/{container}/start")
+
+    def inspect_container(self, container: str) -> dict[str, Any]:
+        result: dict[str, Any] = self.request("GET", f"/containers/{container}/json")
+        return result
+
+    def remove_container(self, container: str) -> None:
+        with contextlib.suppress(EngineNotFound):
+            self.request("DELETE", f"/containers/{container}", {"force": "1"})
+
+    def remove_volume(self, name: str) -> None:
+        with contextlib.suppress(EngineNotFound):
+            self.request("DELETE", f"/volumes/{quote(name, safe='')}", {"force": "1"})
+
+    def exec_create(
+        self,
+        container: str,
+        argv: list[str],
+        *,
+        stdin: bool = False,
+        workdir: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> str:
+        body: dict[str, Any] = {
+            "Cmd": argv,
+            "AttachStdin": stdin,
+            "AttachStdout": True,
+            "AttachStderr": True,
+            "Tty": False,
+        }
+        if workdir:
+            body["WorkingDir"] = workdir
+        if env:
+            body["Env"] = [f"{k}={v}" for k, v in env.items()]
+        return str(self.request("POST", f"/containers/{container}/exec", body=body)["Id"])
+
+    def exec_start(self, exec_id: str) -> Hijacked:
+        return self.hijack(f"/exec/{exec_id}/start", {"Detach": False, "Tty": False})
+
+    def exec_inspect(self, exec_id: str) -> dict[str, Any]:
+        result: dict[str, Any] = self.request("GET", f"/exec/{exec_id}/json")
+        return result
+
+    def put_archive(self, container: str, path: str, tar: bytes) -> None:
+        self.request(
+            "PUT",
+            f"/containers/{container}/archive",
+            {"path": path},
+            raw_body=tar,
+            content_type="application/x-tar",
+        )
+
+
+def connect(timeout: float = 60) -> Engine:
+    """The engine DOCKER_HOST names (the local socket by default), answering a ping."""
+    engine = Engine(os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock", timeout)
+    engine.ping()
+    return engine
+
+
+def parse_bytes(size: str | int) -> int:
+    """ "2g", "300m", "512k" or a number of bytes, as `docker run --memory` reads it."""
+    if isinstance(size, int):
+        return size
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)b?\s*", size.lower())
+    if match is None:
+        raise EngineError(400, f"{size!r} is not a size like 2g or 512m")
+    scale = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+    return int(float(match.group(1)) * scale[match.group(2)])
+
+
+class _Connection(http.client.HTTPConnection):
+    def __init__(self, make_socket: Any) -> None:
+        super().__init__("docker")
+        self._make_socket = make_socket
+
+    def connect(self) -> None:
+        self.sock = self._make_socket()
+
+
+def _dumps(body: Any) -> bytes:
+    return json.dumps(body).encode()
+
+
+def _error(status: int, payload: bytes) -> EngineError:
+    try:
+        message = str(json.loads(payload).get("message", ""))
+    except (ValueError, AttributeError):
+        message = payload.decode("utf-8", "replace").strip()
+    return (EngineNotFound if status == 404 else EngineError)(status, message)
+
+
+def _unavailable(host: str, exc: OSError) -> EngineUnavailable:
+    if isinstance(exc, PermissionError):
+        return EngineUnavailable(
+            f"kiln may not talk to the Docker engine at {host}; add yourself to the "
+            "`docker` group (then log in again) or use `--backend bwrap`."
+        )
+    return EngineUnavailable(
+        f"The Docker engine at {host} is not running; start it (e.g. `sudo systemctl "
+        "start docker` or `dockerd &`) or use `--backend bwrap`."
+    )
+
+
+def _tls_context() -> ssl.SSLContext:
+    certs = os.environ.get("DOCKER_CERT_PATH") or os.path.expanduser("~/.docker")
+    context = ssl.create_default_context(cafile=os.path.join(certs, "ca.pem"))
+    context.load_cert_chain(os.path.join(certs, "cert.pem"), os.path.join(certs, "key.pem"))
+    return context
