@@ -55,7 +55,9 @@ def tests_summary(ran: TestsRan) -> str:
 
 
 def finished_summary(done: Finished) -> str:
+    reason = done.stop_reason.value.replace("_", " ")
+    head = done.status if reason == done.status else f"{done.status}: {reason}"
     return (
-        f"{done.status}: {done.stop_reason.value.replace('_', ' ')} · {done.steps} steps · "
-        f"{done.tool_calls} tool calls · ${done.cost_usd:.4f} · {done.duration_s:.1f}s"
+        f"{head} · {done.steps} steps · {done.tool_calls} tool calls · "
+        f"${done.cost_usd:.4f} · {done.duration_s:.1f}s"
     )

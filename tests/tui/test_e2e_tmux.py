@@ -65,7 +65,7 @@ def test_kiln_in_tmux_applies_only_after_the_key(tmp_path: Path) -> None:
             tmux("send-keys", "-t", "kiln", "fix the add test", "Enter")
             tmux.wait_for(lambda s: "Allow this edit" in s, "the edit question")
             tmux("send-keys", "-t", "kiln", "y")
-            tmux.wait_for(lambda s: "done: done" in s, "the run to finish")
+            tmux.wait_for(lambda s: "done · " in s, "the run to finish")
             assert (repo / "calc.py").read_text() == CALC
 
             tmux("send-keys", "-t", "kiln", "/apply", "Enter")

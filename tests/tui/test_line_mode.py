@@ -54,7 +54,7 @@ async def test_line_mode_asks_at_a_prompt_and_applies_after_yes(tmp_path: Path) 
             keys.send_text("fix add\n")
             await shows("edit calc.py")
             keys.send_text("y\n")
-            await shows("done: done")
+            await shows("done · ")
             keys.send_text("/apply\n")
             await shows("apply the changes")
             assert (repo / "calc.py").read_text() == CALC  # asked, not yet answered

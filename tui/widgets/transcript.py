@@ -11,6 +11,7 @@ from agent.events import (
     AssistantMessage,
     ErrorEvent,
     Event,
+    FilesChanged,
     Finished,
     Notice,
     TestsRan,
@@ -31,6 +32,11 @@ from tui.widgets.blocks import (
 # store) so a day-long session does not grow the app's memory without bound.
 MAX_BLOCKS = 300
 
+APPLY_HINT = (
+    "{n} file(s) changed in the sandbox only: /diff to review, /apply to write them "
+    "to your working tree, /undo to step back."
+)
+
 VERDICTS = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
 
 
@@ -42,6 +48,7 @@ class Transcript(VerticalScroll):
         self._reply: AssistantReply | None = None
         self._calls: dict[str, ToolCallBlock] = {}
         self._questions: dict[str, str] = {}  # approval request id -> its summary
+        self._changed: tuple[str, ...] = ()  # the sandbox's changed paths, from FilesChanged
 
     def on_mount(self) -> None:
         self.anchor()
@@ -94,9 +101,13 @@ class Transcript(VerticalScroll):
             await self.note(event.message, event.level)
         elif isinstance(event, ErrorEvent):
             await self.note(event.message, "error")
+        elif isinstance(event, FilesChanged):
+            self._changed = event.paths
         elif isinstance(event, Finished):
             await self._end_reply()
             await self.mount_block(FinishedLine(event))
+            if self._changed:
+                await self.mount_block(NoticeLine(APPLY_HINT.format(n=len(self._changed))))
 
     async def _end_reply(self) -> None:
         if self._reply is not None:
