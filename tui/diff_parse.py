@@ -27,6 +27,7 @@ class Row:
     left: str | None = None
     right_no: int | None = None
     right: str | None = None
+    path: str | None = None  # the file this row belongs to, for syntax colours
 
 
 def side_by_side(diff: str) -> list[Row]:
@@ -34,12 +35,13 @@ def side_by_side(diff: str) -> list[Row]:
     removed: list[tuple[int, str]] = []
     added: list[tuple[int, str]] = []
     left_no = right_no = 0
+    path: str | None = None
 
     def flush() -> None:
         for i in range(max(len(removed), len(added))):
             old = removed[i] if i < len(removed) else (None, None)
             new = added[i] if i < len(added) else (None, None)
-            rows.append(Row("change", old[0], old[1], new[0], new[1]))
+            rows.append(Row("change", old[0], old[1], new[0], new[1], path))
         removed.clear()
         added.clear()
 
@@ -52,6 +54,8 @@ def side_by_side(diff: str) -> list[Row]:
         elif line.startswith(("diff --git", "+++", "---", "index ", "new file", "deleted file")):
             flush()
             if line.startswith("diff --git"):
+                found = re.match(r"diff --git a/.+? b/(.+)$", line)
+                path = found.group(1) if found else None
                 rows.append(Row("header", left=line, right=line))
         elif line.startswith("-"):
             removed.append((left_no, line[1:]))
@@ -64,7 +68,7 @@ def side_by_side(diff: str) -> list[Row]:
         else:
             flush()
             text = line[1:] if line.startswith(" ") else line
-            rows.append(Row("context", left_no, text, right_no, text))
+            rows.append(Row("context", left_no, text, right_no, text, path))
             left_no += 1
             right_no += 1
     flush()

@@ -10,6 +10,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from tui.diff_parse import side_by_side
+from tui.syntax import highlighted
 
 
 class DiffView(Widget):
@@ -29,20 +30,30 @@ class DiffView(Widget):
             return Text("(no changes)")
         return self._split() if self.split else self._unified()
 
+    def _code(self, code: str, path: str | None, style: Style | str = "") -> Text:
+        line = highlighted(code, path, self.app.theme_variables)
+        if style:
+            line.stylize_before(style)
+        return line
+
     def _unified(self) -> Text:
         text = Text(no_wrap=False)
+        path: str | None = None
         for line in self.diff.splitlines():
+            if line.startswith("+++ "):
+                path = line[6:] if line.startswith("+++ b/") else None
             if line.startswith(("+++", "---", "diff --git", "index ")):
-                style = self._style("header")
-            elif line.startswith("+"):
-                style = self._style("added")
-            elif line.startswith("-"):
-                style = self._style("removed")
+                text.append(line, style=self._style("header"))
             elif line.startswith("@@"):
-                style = self._style("hunk")
+                text.append(line, style=self._style("hunk"))
+            elif line[:1] in ("+", "-", " "):
+                kind = {"+": "added", "-": "removed", " ": ""}[line[0]]
+                style = self._style(kind) if kind else ""
+                text.append(line[0], style=style)
+                text.append(self._code(line[1:], path, style))
             else:
-                style = Style()
-            text.append(line + "\n", style=style)
+                text.append(line)
+            text.append("\n")
         text.rstrip()
         return text
 
@@ -57,8 +68,10 @@ class DiffView(Widget):
                 table.add_row("", Text(row.left or "", style=style), "", "")
                 continue
             changed = row.kind == "change"
-            left = Text(row.left or "", style=self._style("removed") if changed else "")
-            right = Text(row.right or "", style=self._style("added") if changed else "")
+            left_style = self._style("removed") if changed else ""
+            right_style = self._style("added") if changed else ""
+            left = self._code(row.left or "", row.path, left_style)
+            right = self._code(row.right or "", row.path, right_style)
             table.add_row(_no(row.left_no, row.left), left, _no(row.right_no, row.right), right)
         return table
 
