@@ -1,22 +1,26 @@
 """kiln's own overhead on a scripted 6-step fix, against Aider and mini-swe-agent in the same run.
 
-Run: .venv/bin/python bench/bench_overhead.py [--runs 5] [--skip-others]
+Run: .venv/bin/python bench/bench_overhead.py [--runs 5] [--timed-runs 3] [--skip-others]
 
 The model is the scripted server on 127.0.0.1 answering instantly, so what is left is each
-agent's own cost. For kiln:
-  end to end   = `kiln run` process start to exit (median of --runs)
-  sandbox time = the union of the intervals spent inside Sandbox calls (container start and
-                 stop, commands, file reads/writes, diffs, checkpoints), measured in-process
-  overhead     = end to end - sandbox time
+agent's own cost plus the commands it runs. For every agent:
+  end to end    = process start to exit of untouched runs (median of --runs)
+  command time  = in separate timed runs (median of --timed-runs), the time spent running
+                  commands: for kiln the union of the intervals inside Sandbox calls
+                  (container start and stop, commands, file reads/writes, diffs,
+                  checkpoints) of `kiln run` itself (bench/kiln_timed.py); for
+                  mini-swe-agent the time inside its environment's execute(); for Aider
+                  the time inside its test runs
+  own overhead  = the timed runs' end to end - command time (median of each)
 Aider and mini-swe-agent are installed from PyPI into a separate venv under /tmp (never a
 dependency of kiln), pointed at the same scripted server with the same fix written in their
-own formats, and timed end to end. Target: kiln at least 4x faster end to end than both.
+own formats. Target: kiln at least 4x faster end to end than both.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import json
 import statistics
 import subprocess
 import sys
@@ -28,17 +32,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agent.approval import Mode  # noqa: E402
-from agent.config import load_settings  # noqa: E402
-from agent.headless import HeadlessApprover  # noqa: E402
-from agent.llm.base import ModelProfile  # noqa: E402
-from agent.llm.openai_compat import OpenAICompatClient  # noqa: E402
 from agent.llm.scripted import ScriptedServer  # noqa: E402
-from agent.session import Session, _create_sandbox  # noqa: E402
-from bench.overhead_others import run_aider, run_mini  # noqa: E402
-from bench.timed_sandbox import TimedSandbox  # noqa: E402
+from bench.overhead_others import Measured, run_aider, run_mini  # noqa: E402
 
 KILN = str(ROOT / ".venv" / "bin" / "kiln")
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
 TASK = "make the failing test pass"
 REPO_FILES = {
     "calc.py": "def add(a, b):\n    return a - b\n",
@@ -80,84 +78,91 @@ def fixed(repo: Path) -> bool:
     return "a + b" in (repo / "calc.py").read_text()
 
 
-def kiln_end_to_end(workdir: Path) -> float:
+def kiln_argv(repo: Path, base_url: str) -> list[str]:
+    return [
+        "run", TASK, "--repo", str(repo), "--base-url", base_url, "--model", "scripted",
+        "--apply", "--output-format", "json",
+    ]  # fmt: skip
+
+
+def kiln_once(workdir: Path, timing: Path | None) -> float:
+    """One `kiln run` (or, with `timing`, the same run with its sandbox calls timed)."""
     repo = make_repo(workdir)
+    launcher = (
+        [KILN] if timing is None else [PYTHON, str(ROOT / "bench" / "kiln_timed.py"), str(timing)]
+    )
     with ScriptedServer(KILN_SCRIPT) as server:
         started = time.perf_counter()
         done = subprocess.run(
-            [KILN, "run", TASK, "--repo", str(repo), "--base-url", server.base_url,
-             "--model", "scripted", "--apply", "--output-format", "json"],
-            capture_output=True, text=True,
-        )  # fmt: skip
+            [*launcher, *kiln_argv(repo, server.base_url)], capture_output=True, text=True
+        )
         elapsed = time.perf_counter() - started
     if done.returncode != 0 or not fixed(repo):
         raise SystemExit(f"kiln run failed ({done.returncode}): {done.stderr.strip()[-500:]}")
     return elapsed
 
 
-async def kiln_in_process(workdir: Path) -> tuple[float, float]:
-    """(in-process total, union of sandbox time) for the same scripted fix."""
-    repo = make_repo(workdir)
-    settings = load_settings(repo, env={})
-    with ScriptedServer(KILN_SCRIPT) as server:
-        started = time.perf_counter()
-        sandbox = TimedSandbox(_create_sandbox(repo, settings, "bench"))
-        client = OpenAICompatClient(ModelProfile(base_url=server.base_url, model="scripted"))
-        session = Session(
-            settings, repo, HeadlessApprover(True), Mode.AUTO_EDIT, client=client, sandbox=sandbox
-        )
-        try:
-            async for _ in session.run(TASK):
-                pass
-            await session.wait_baseline()
-            await session.apply()
-        finally:
-            await session.close()
-        total = time.perf_counter() - started
-    if not fixed(repo):
-        raise SystemExit("the in-process kiln run did not fix the repository")
-    print("  sandbox calls:", ", ".join(f"{k} {v:.2f}s" for k, v in sandbox.by_call.items()))
-    return total, sandbox.busy_s()
-
-
-def median_of(runs: int, measure: Any) -> float:
-    values = []
-    for _ in range(runs):
+def measure_kiln(runs: int, timed_runs: int) -> Measured:
+    plain, pairs = [], []
+    by_call: dict[str, list[float]] = {}
+    for timing in [False] * runs + [True] * timed_runs:
         with tempfile.TemporaryDirectory(prefix="kiln-bench-") as tmp:
-            values.append(measure(Path(tmp)))
-    return statistics.median(values)
+            log = Path(tmp) / "timing.json" if timing else None
+            elapsed = kiln_once(Path(tmp), log)
+            if log is None:
+                plain.append(elapsed)
+                continue
+            report = json.loads(log.read_text())
+            pairs.append((elapsed, report["sandbox_s"]))
+            for name, seconds in report["by_call"].items():
+                by_call.setdefault(name, []).append(seconds)
+    calls = ", ".join(f"{k} {statistics.median(v):.3f}s" for k, v in by_call.items())
+    print(f"kiln's sandbox calls (median of the timed runs): {calls}")
+    return Measured(
+        statistics.median(plain),
+        statistics.median(p[0] for p in pairs),
+        statistics.median(p[1] for p in pairs),
+        "inside Sandbox calls",
+    )
+
+
+def row(name: str, m: Measured) -> str:
+    return (
+        f"{name:<15} {m.end_to_end_s:>9.3f}s {m.timed_end_to_end_s:>9.3f}s "
+        f"{m.command_s:>9.3f}s {m.overhead_s:>9.3f}s   ({m.command_what})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--timed-runs", type=int, default=3)
     parser.add_argument("--skip-others", action="store_true")
     args = parser.parse_args()
 
-    kiln_e2e = median_of(args.runs, kiln_end_to_end)
-    pairs = []
-    for _ in range(args.runs):
-        with tempfile.TemporaryDirectory(prefix="kiln-bench-") as tmp:
-            pairs.append(asyncio.run(kiln_in_process(Path(tmp))))
-    in_process = statistics.median(p[0] for p in pairs)
-    sandbox_s = statistics.median(p[1] for p in pairs)
-    print(f"kiln end to end (process start to exit), median of {args.runs}: {kiln_e2e:.3f}s")
-    print(f"kiln in-process total:                     {in_process:.3f}s")
-    print(f"  time inside sandbox calls (union):       {sandbox_s:.3f}s")
-    print(f"  kiln's own overhead in-process:          {in_process - sandbox_s:.3f}s")
-    print(f"kiln's own overhead end to end:            {kiln_e2e - sandbox_s:.3f}s")
-    if args.skip_others:
-        return
-    for name, runner in (("Aider", run_aider), ("mini-swe-agent", run_mini)):
-        outcome = runner(args.runs, make_repo, fixed)
+    kiln = measure_kiln(args.runs, args.timed_runs)
+    others: dict[str, Measured | str] = {}
+    if not args.skip_others:
+        for name, runner in (("Aider", run_aider), ("mini-swe-agent", run_mini)):
+            others[name] = runner(args.runs, args.timed_runs, make_repo, fixed)
+    print(
+        f"\n{'':<15} {'end to end':>10} {'timed run':>10} {'commands':>10} {'overhead':>10}"
+        f"   (end to end: median of {args.runs}; the rest: median of {args.timed_runs} timed runs)"
+    )
+    print(row("kiln", kiln))
+    for name, outcome in others.items():
         if isinstance(outcome, str):
-            print(f"{name}: not measured: {outcome}")
-            continue
-        verdict = "meets" if outcome / kiln_e2e >= 4 else "misses"
-        print(
-            f"{name} end to end, median of {args.runs}: {outcome:.3f}s -> kiln is "
-            f"{outcome / kiln_e2e:.1f}x faster ({verdict} the 4x target)"
-        )
+            print(f"{name:<15} not measured: {outcome}")
+        else:
+            print(row(name, outcome))
+    for name, outcome in others.items():
+        if isinstance(outcome, Measured):
+            ratio = outcome.end_to_end_s / kiln.end_to_end_s
+            verdict = "meets" if ratio >= 4 else "MISSES"
+            print(
+                f"kiln vs {name}: {ratio:.1f}x faster end to end ({verdict} the 4x target); "
+                f"own overhead {outcome.overhead_s / kiln.overhead_s:.1f}x smaller"
+            )
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 """Drive mini-swe-agent (its default agent, tool calls, local shell) against a base URL.
 
-Runs under the benchmark's own venv: `python mini_driver.py REPO BASE_URL TASK`.
+Runs under the benchmark's own venv: `python mini_driver.py REPO BASE_URL TASK [TIMING]`.
+With TIMING, the seconds spent inside the environment's `execute` (running the commands,
+subprocess start included) are written there at the end.
 """
 
 import sys
+import time
 
 import yaml
 from minisweagent.agents.default import DefaultAgent
@@ -12,6 +15,7 @@ from minisweagent.environments.local import LocalEnvironment
 from minisweagent.models.litellm_model import LitellmModel
 
 repo, base_url, task = sys.argv[1:4]
+timing = sys.argv[4] if len(sys.argv) > 4 else None
 config = yaml.safe_load((builtin_config_dir / "mini.yaml").read_text())
 agent_config = {k: v for k, v in config["agent"].items() if k not in ("mode",)}
 model = LitellmModel(
@@ -21,5 +25,20 @@ model = LitellmModel(
     **{k: v for k, v in config.get("model", {}).items() if k != "model_kwargs"},
 )
 env = LocalEnvironment(cwd=repo, **config.get("environment", {}))
+spent = [0.0]
+if timing:
+    execute = env.execute
+
+    def timed_execute(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return execute(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - started
+
+    env.execute = timed_execute
 result = DefaultAgent(model, env, **agent_config).run(task)
 print(result.get("exit_status"))
+if timing:
+    with open(timing, "w") as out:
+        out.write(str(spent[0]))

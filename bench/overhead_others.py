@@ -2,7 +2,8 @@
 
 Each gets the fix in its own format (Aider: one SEARCH/REPLACE reply; mini-swe-agent: one
 bash command per reply) from the same scripted server, and runs the same tests. A runner
-returns the median seconds end to end, or a sentence saying exactly why it could not run.
+returns a Measured (end to end from untouched runs; command time from separate timed
+runs), or a sentence saying exactly why it could not run.
 """
 
 from __future__ import annotations
@@ -13,14 +14,19 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from agent.llm.scripted import ScriptedServer
+from bench.timed_command import logged_seconds, timed
 
 BENCH_VENV = Path(tempfile.gettempdir()) / "kiln-bench-venv"
 TASK = "make the failing test pass"
+TEST_COMMAND = "python3 -m unittest"
 MakeRepo = Callable[[Path], Path]
 Fixed = Callable[[Path], bool]
+# (repository, base URL, timing file or None) -> argv
+Argv = Callable[[Path, str, Path | None], list[str]]
 
 AIDER_SCRIPT = [
     {
@@ -44,7 +50,7 @@ MINI_SCRIPT = [
     _bash("grep -n 'def add' calc.py"),
     _bash("cat calc.py"),
     _bash("sed -i 's/return a - b/return a + b/' calc.py"),
-    _bash("python3 -m unittest"),
+    _bash(TEST_COMMAND),
     _bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"),
 ]
 
@@ -59,38 +65,73 @@ OFFLINE_ENV = {
 }
 
 
-def _timed_runs(
+@dataclass
+class Measured:
+    end_to_end_s: float  # median of untouched runs
+    timed_end_to_end_s: float  # median of the timed runs
+    command_s: float  # median time inside commands in the timed runs
+    command_what: str
+
+    @property
+    def overhead_s(self) -> float:
+        return self.timed_end_to_end_s - self.command_s
+
+
+def _one_run(
+    make_repo: MakeRepo, fixed: Fixed, script: list[dict[str, object]], argv: list[str], repo: Path
+) -> float | str:
+    with ScriptedServer(script) as server:
+        argv = [a.replace("{BASE_URL}", server.base_url) for a in argv]
+        started = time.perf_counter()
+        done = subprocess.run(
+            argv,
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **OFFLINE_ENV},
+            timeout=300,
+            stdin=subprocess.DEVNULL,
+        )
+        elapsed = time.perf_counter() - started
+        served = len(server.requests)
+    if not fixed(repo):
+        tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+        return (
+            f"it ran (exit {done.returncode}, {served} requests to the scripted server) "
+            f"but did not apply the scripted fix: {' | '.join(tail)[:400]}"
+        )
+    return elapsed
+
+
+def _measure(
     runs: int,
+    timed_runs: int,
     make_repo: MakeRepo,
     fixed: Fixed,
     script: list[dict[str, object]],
-    argv: Callable[[Path, str], list[str]],
-) -> float | str:
-    times = []
-    for _ in range(runs):
+    argv: Argv,
+    read_timing: Callable[[Path], float],
+    command_what: str,
+) -> Measured | str:
+    plain: list[float] = []
+    pairs: list[tuple[float, float]] = []
+    for timing in [False] * runs + [True] * timed_runs:
         with tempfile.TemporaryDirectory(prefix="kiln-bench-other-") as tmp:
             repo = make_repo(Path(tmp))
-            with ScriptedServer(script) as server:
-                started = time.perf_counter()
-                done = subprocess.run(
-                    argv(repo, server.base_url),
-                    cwd=repo,
-                    capture_output=True,
-                    text=True,
-                    env={**os.environ, **OFFLINE_ENV},
-                    timeout=300,
-                    stdin=subprocess.DEVNULL,
-                )
-                elapsed = time.perf_counter() - started
-                served = len(server.requests)
-            if not fixed(repo):
-                tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
-                return (
-                    f"it ran (exit {done.returncode}, {served} requests to the scripted server) "
-                    f"but did not apply the scripted fix: {' | '.join(tail)[:400]}"
-                )
-            times.append(elapsed)
-    return statistics.median(times)
+            log = Path(tmp) / "timing" if timing else None
+            outcome = _one_run(make_repo, fixed, script, argv(repo, "{BASE_URL}", log), repo)
+            if isinstance(outcome, str):
+                return outcome
+            if log is None:
+                plain.append(outcome)
+            else:
+                pairs.append((outcome, read_timing(log)))
+    return Measured(
+        statistics.median(plain),
+        statistics.median(p[0] for p in pairs),
+        statistics.median(p[1] for p in pairs),
+        command_what,
+    )
 
 
 def _installed(program: str) -> Path | None:
@@ -98,31 +139,42 @@ def _installed(program: str) -> Path | None:
     return path if path.exists() else None
 
 
-def run_aider(runs: int, make_repo: MakeRepo, fixed: Fixed) -> float | str:
+def run_aider(runs: int, timed_runs: int, make_repo: MakeRepo, fixed: Fixed) -> Measured | str:
     aider = _installed("aider")
     if aider is None:
         return f"aider-chat is not installed in {BENCH_VENV} (pip install aider-chat there)"
 
-    def argv(repo: Path, base_url: str) -> list[str]:
+    def argv(repo: Path, base_url: str, log: Path | None) -> list[str]:
+        test = TEST_COMMAND if log is None else timed(TEST_COMMAND, log)
         return [
             str(aider), "--model", "openai/scripted", "--openai-api-base", base_url,
             "--openai-api-key", "scripted", "--yes-always", "--no-git", "--no-auto-commits",
             "--no-check-update", "--analytics-disable", "--no-show-model-warnings",
             "--map-tokens", "0", "--no-pretty", "--no-stream", "--edit-format", "diff",
-            "--auto-test", "--test-cmd", "python3 -m unittest",
+            "--auto-test", "--test-cmd", test,
             "--message", TASK, "calc.py",
         ]  # fmt: skip
 
-    return _timed_runs(runs, make_repo, fixed, AIDER_SCRIPT, argv)
+    return _measure(
+        runs, timed_runs, make_repo, fixed, AIDER_SCRIPT, argv, logged_seconds,
+        "inside its test runs",
+    )  # fmt: skip
 
 
-def run_mini(runs: int, make_repo: MakeRepo, fixed: Fixed) -> float | str:
+def run_mini(runs: int, timed_runs: int, make_repo: MakeRepo, fixed: Fixed) -> Measured | str:
     mini = _installed("mini")
     if mini is None:
         return f"mini-swe-agent is not installed in {BENCH_VENV} (pip install mini-swe-agent there)"
     driver = Path(__file__).with_name("mini_driver.py")
 
-    def argv(repo: Path, base_url: str) -> list[str]:
-        return [str(BENCH_VENV / "bin" / "python"), str(driver), str(repo), base_url, TASK]
+    def argv(repo: Path, base_url: str, log: Path | None) -> list[str]:
+        python = str(BENCH_VENV / "bin" / "python")
+        return [python, str(driver), str(repo), base_url, TASK, *([str(log)] if log else [])]
 
-    return _timed_runs(runs, make_repo, fixed, MINI_SCRIPT, argv)
+    def read(log: Path) -> float:
+        return float(log.read_text()) if log.exists() else 0.0
+
+    return _measure(
+        runs, timed_runs, make_repo, fixed, MINI_SCRIPT, argv, read,
+        "inside its environment's execute()",
+    )  # fmt: skip

@@ -28,6 +28,9 @@ class DockerSandbox(WorkspaceSandbox):
     def __init__(self, repo: Path, config: SandboxConfig, *, session_id: str | None = None) -> None:
         super().__init__(repo, config)
         self.session_id = session_id or workspace.new_session_id()
+        # Names and the state dir are this sandbox's own: a resumed session (same id) may
+        # start while the previous sandbox of that id is still being removed.
+        self.instance = f"{self.session_id}-{workspace.new_session_id()[:6]}"
         self.client: Engine | None = None
         self.container_id: str | None = None
         self.volume_name: str | None = None
@@ -53,7 +56,7 @@ class DockerSandbox(WorkspaceSandbox):
         self.client = engine_api.connect()
         try:
             self._image = engine.image_for(self.client, self.repo, self.config)
-            self.layout = workspace.make_layout(self.config.state_dir, self.session_id, self.repo)
+            self.layout = workspace.make_layout(self.config.state_dir, self.instance, self.repo)
             options = workspace.overlay_options(self.repo, self.layout)
             if options is not None:
                 self.ignored_hidden = workspace.prepare_overlay(self.repo, self.layout)
@@ -83,7 +86,7 @@ class DockerSandbox(WorkspaceSandbox):
 
     def _create_volume(self, options: str) -> str:
         assert self.client is not None and self.layout is not None
-        name = f"kiln-{self.session_id}"
+        name = f"kiln-{self.instance}"
         self.client.create_volume(
             name,
             {"type": "overlay", "device": "overlay", "o": options},
@@ -131,7 +134,7 @@ class DockerSandbox(WorkspaceSandbox):
             "Tty": False,
             "HostConfig": host,
         }
-        name = f"kiln-{self.session_id}-{self.recoveries}"
+        name = f"kiln-{self.instance}-{self.recoveries}"
         self.container_id = self.client.create_container(name, config)
         try:
             self.client.start(self.container_id)
