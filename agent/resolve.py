@@ -29,6 +29,13 @@ NOTHING_CONFIGURED = (
 )
 
 
+class NoModelConfigured(ConfigError):
+    """Nothing is configured, no server runs here and the local model is not installed."""
+
+    def __init__(self) -> None:
+        super().__init__(NOTHING_CONFIGURED)
+
+
 async def list_models(base_url: str, timeout: float = PROBE_TIMEOUT_S) -> list[str] | None:
     """Model ids a server offers at `/v1/models`, or None when nothing answers there."""
     try:
@@ -68,7 +75,7 @@ async def resolve_profile(settings: Settings, name: str = "main") -> ModelProfil
             ) from None
         if local is not None:
             return local
-    raise ConfigError(NOTHING_CONFIGURED)
+    raise NoModelConfigured()
 
 
 async def _with_model(profile: ModelProfile, name: str) -> ModelProfile:

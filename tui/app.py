@@ -11,8 +11,9 @@ import argparse
 import asyncio
 import contextlib
 import time
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from textual import work
 from textual.app import App
@@ -30,6 +31,7 @@ from tui.commands import next_mode
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
 from tui.palette import SlashCommandProvider
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.main import MainScreen
 from tui.slash import SlashCommands
 from tui.widgets.prompt import PromptInput
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from agent.session import Session
 
 QUIT_WINDOW_S = 2.0
+T = TypeVar("T")
 
 
 class KilnApp(SlashCommands, App[int]):
@@ -131,6 +134,7 @@ class KilnApp(SlashCommands, App[int]):
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def start_session(self) -> None:
+        from agent.resolve import NoModelConfigured
         from agent.session import Session  # the core loads after the first frame
 
         side = self.main.side
@@ -152,6 +156,12 @@ class KilnApp(SlashCommands, App[int]):
                 )
             self.session = session
             await session.start()
+        except NoModelConfigured as exc:
+            side.set_sandbox("waiting for a model", "error")
+            self.session = None
+            await self.main.transcript.note(exc.message, "warning")
+            self.offer_local_install()
+            return
         except KilnError as exc:
             side.set_sandbox("not running", "error")
             await self.main.transcript.note(exc.message, "error")
@@ -160,6 +170,35 @@ class KilnApp(SlashCommands, App[int]):
         await self.main.transcript.note(
             f"Working on {self.repo} in {self.initial_mode.value} mode."
         )
+
+    @work(exclusive=True, group="install", exit_on_error=False)
+    async def offer_local_install(self) -> None:
+        """First run with no model anywhere: offer the embedded local model, then start."""
+        from agent import local
+
+        if local.is_installed():
+            return  # installed but failed to start: the note already says what to do
+        question = ConfirmScreen(
+            "Install the embedded local model?",
+            f"{local.DEFAULT_MODEL}: about 1 GB of weights plus a runtime built from source "
+            "(several minutes on a small machine). Everything stays on this computer.",
+            yes="Install [y]",
+        )
+        if not await self.push_screen_wait(question):
+            await self.main.transcript.note("Not installed. " + local.INSTALL_HINT + ".")
+            return
+        transcript = self.main.transcript
+        await transcript.note("Installing the local model…")
+        try:
+            async for step in _in_thread(local.install_steps()):
+                if step.detail:
+                    self.main.side.set_sandbox(step.message[-30:])
+                else:
+                    await transcript.note(step.message)
+        except KilnError as exc:
+            await transcript.note(exc.message, "error")
+            return
+        self.start_session()
 
     @work(exclusive=True, group="run", exit_on_error=False)
     async def run_task(self, task: str) -> None:
@@ -235,6 +274,16 @@ class KilnApp(SlashCommands, App[int]):
             await self.session.close()
         except KilnError as exc:
             self.notify(exc.message, severity="error")
+
+
+async def _in_thread(steps: Iterator[T]) -> AsyncIterator[T]:
+    """Drive a blocking generator in a thread, one item at a time, without blocking the UI."""
+    done = object()
+    while True:
+        item = await asyncio.to_thread(next, steps, done)
+        if item is done:
+            return
+        yield item  # type: ignore[misc]
 
 
 def main(args: argparse.Namespace) -> int:
