@@ -21,7 +21,7 @@ from sandbox.base import SandboxConfig, SandboxError, SandboxGone
 from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
 from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
-from sandbox.exec_channel import ChannelClosed, ExecChannel
+from sandbox.exec_channel import ChannelClosed, ExecChannel, launch_command
 
 
 class DockerSandbox(WorkspaceSandbox):
@@ -41,7 +41,9 @@ class DockerSandbox(WorkspaceSandbox):
         self._oom_seen = 0
         self._oom_killed_container = False
         self._channel: ExecChannel | None = None
-        self._channel_unavailable = False  # the image cannot run the server: plain exec
+        # Commands go through the in-container server; False (an image without python3,
+        # or set before start()) means one plain `docker exec` each.
+        self.command_server = True
 
     # -- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
@@ -72,16 +74,10 @@ class DockerSandbox(WorkspaceSandbox):
                 self.ignored_hidden = True
                 self.mode = "copy"
                 self._create_container()
-            # The command server starts now, so the first command does not wait for it.
-            self._channel = self._open_channel()
         except EngineError as exc:
             raise SandboxError(
                 f"The Docker engine could not start the sandbox ({exc.message}); "
                 "run `kiln sandbox doctor`."
-            ) from None
-        except ContainerMissing:
-            raise SandboxError(
-                "The sandbox container stopped as soon as it started; run `kiln sandbox doctor`."
             ) from None
 
     def _create_volume(self, options: str) -> str:
@@ -123,7 +119,7 @@ class DockerSandbox(WorkspaceSandbox):
         }
         if not self.config.network:
             host["NetworkMode"] = "none"
-        config = {
+        config: dict[str, Any] = {
             "Image": self._image,
             "Cmd": ["sleep", "infinity"],
             "User": f"{uid}:{gid}",
@@ -134,14 +130,29 @@ class DockerSandbox(WorkspaceSandbox):
             "Tty": False,
             "HostConfig": host,
         }
+        with_server = self.command_server
+        if with_server:
+            # The command server starts with the container, on its attached stdin/stdout
+            # (closed when kiln lets go: the server then stops what runs and exits). The
+            # engine must not also copy every command's output into a container log.
+            config.update(Cmd=launch_command(), OpenStdin=True, StdinOnce=True)
+            config.update(AttachStdin=True, AttachStdout=True, AttachStderr=True)
+            host["LogConfig"] = {"Type": "none", "Config": {}}
         name = f"kiln-{self.instance}-{self.recoveries}"
         self.container_id = self.client.create_container(name, config)
+        stream = None
         try:
+            stream = self.client.attach(self.container_id) if with_server else None
             self.client.start(self.container_id)
         except EngineError:
+            if stream is not None:
+                stream.close()
             self.client.remove_container(self.container_id)
             self.container_id = None
             raise
+        if stream is not None:
+            self._channel = ExecChannel.connect(stream)
+            self.command_server = self._channel is not None
 
     async def close(self) -> None:
         self._drop_channel()  # the server kills whatever still runs, then exits
@@ -243,7 +254,7 @@ class DockerSandbox(WorkspaceSandbox):
         """The command server, started (again) when needed; None means plain docker exec."""
         if self._channel is not None and self._channel.alive:
             return self._channel
-        if self._channel_unavailable:
+        if not self.command_server:
             return None
         self._drop_channel()
         self._channel = await asyncio.to_thread(self._open_channel)
@@ -252,7 +263,7 @@ class DockerSandbox(WorkspaceSandbox):
     def _open_channel(self) -> ExecChannel | None:
         engine_, container = self._need_container()
         channel = ExecChannel.open(engine_, container)
-        self._channel_unavailable = channel is None
+        self.command_server = channel is not None
         return channel
 
     def _drop_channel(self) -> None:

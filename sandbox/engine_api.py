@@ -119,9 +119,10 @@ class Engine:
             raise _error(response.status, payload)
         return json.loads(payload) if payload.strip() else None
 
-    def hijack(self, path: str, body: Any) -> Hijacked:
-        """POST with `Upgrade: tcp`: the connection becomes the exec's byte stream."""
-        data = _dumps(body)
+    def hijack(self, path: str, body: Any = None) -> Hijacked:
+        """POST with `Upgrade: tcp`: the connection becomes the exec's (or container's)
+        byte stream."""
+        data = b"" if body is None else _dumps(body)
         head = (
             f"POST {API}{path} HTTP/1.1\r\nHost: docker\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n"
@@ -179,6 +180,11 @@ class Engine:
 
     def start(self, container: str) -> None:
         self.request("POST", f"/containers/{container}/start")
+
+    def attach(self, container: str) -> Hijacked:
+        """The main process's stdin and (multiplexed) stdout/stderr; attach before start so
+        nothing it prints is missed."""
+        return self.hijack(f"/containers/{container}/attach?stream=1&stdin=1&stdout=1&stderr=1")
 
     def inspect_container(self, container: str) -> dict[str, Any]:
         result: dict[str, Any] = self.request("GET", f"/containers/{container}/json")

@@ -27,13 +27,39 @@ from sandbox.common import Sink
 from sandbox.docker_exec import exec_create
 from sandbox.engine_api import Engine, Hijacked
 
-OUT, ERR, EXIT, READY = 1, 2, 3, 5
+OUT, ERR, EXIT, TAKEN, READY = 1, 2, 3, 4, 5
 _HANDSHAKE = b"kiln-exec 1"
 _SERVER_ARGV = ["python3", "-I", "-S", "-c"]
 
 
 class ChannelClosed(Exception):
     """The server's connection is gone; nothing more can be sent on it."""
+
+
+class NoServer(Exception):
+    """The container says the server cannot run (no python3) or has ended."""
+
+
+# The container's main process: the server in the background, reading the attached stdin
+# (kept on fd 3: a background job's stdin would be /dev/null). The shell waits for it and
+# says on stderr when it ended: the attached streams stay open while the container runs,
+# so this is how kiln learns at once that a command killed the server. `sleep` then holds
+# the container up, so that does not end the container. Without python3 another marker
+# ends kiln's wait for the server at once.
+NO_PYTHON_MARKER = b"kiln-no-python3"
+ENDED_MARKER = b"kiln-server-ended"
+LAUNCH = (
+    "exec 3<&0; if command -v python3 >/dev/null 2>&1; "
+    'then python3 -I -S -c "$0" <&3 3<&- & exec 3<&-; wait $!; '
+    f"echo {ENDED_MARKER.decode()} >&2; "
+    f"else echo {NO_PYTHON_MARKER.decode()} >&2; fi; "
+    "exec sleep infinity </dev/null >/dev/null 2>&1"
+)
+
+
+def launch_command() -> list[str]:
+    """The container's Cmd that starts the server along with the container."""
+    return ["sh", "-c", LAUNCH, server_source()]
 
 
 def server_source() -> str:
@@ -46,6 +72,7 @@ class _Job:
     err: Sink
     future: asyncio.Future[int | None]
     loop: asyncio.AbstractEventLoop
+    taken: bool = False  # the server read it: it may have run, so it is never resent
 
 
 class ExecChannel:
@@ -59,14 +86,17 @@ class ExecChannel:
 
     @classmethod
     def open(cls, engine: Engine, container: str, timeout: float = 10.0) -> ExecChannel | None:
-        """Start the server in the container; None when it cannot run there (no python3).
-
-        Raises ContainerMissing when the container is gone, EngineError for other refusals.
-        """
+        """Start the server in a running container with one exec; None when it cannot run
+        there (no python3). Raises ContainerMissing when the container is gone."""
         exec_id = exec_create(
             engine, container, [*_SERVER_ARGV, server_source()], stdin=True, workdir="/"
         )
-        channel = cls(engine.exec_start(exec_id))
+        return cls.connect(engine.exec_start(exec_id), timeout)
+
+    @classmethod
+    def connect(cls, stream: Hijacked, timeout: float = 10.0) -> ExecChannel | None:
+        """Talk to a server on `stream` once it says it is ready; None if it never does."""
+        channel = cls(stream)
         if not channel._handshake(timeout):
             channel.close()
             return None
@@ -81,7 +111,7 @@ class ExecChannel:
                 return False
             _rid, kind, size = struct.unpack(">IBI", header)
             return kind == READY and self._stream.read_exact(size) == _HANDSHAKE
-        except OSError:  # includes the timeout
+        except (OSError, NoServer):  # OSError includes the timeout
             return False
         finally:
             with contextlib.suppress(OSError):
@@ -157,14 +187,18 @@ class ExecChannel:
                 if header is None:
                     return
                 rid, kind, size = struct.unpack(">IBI", header)
-                if kind == EXIT:
+                if kind == TAKEN:
+                    job = self._jobs.get(rid)
+                    if job is not None:
+                        job.taken = True
+                elif kind == EXIT:
                     status = self._stream.read_exact(size)
                     if status is None:
                         return
                     self._finish(rid, struct.unpack(">i", status[:4])[0])
                 elif not self._forward(rid, kind, size):
                     return
-        except OSError:
+        except (OSError, NoServer):
             return
         finally:
             self.alive = False
@@ -185,25 +219,35 @@ class ExecChannel:
         return True
 
     def _finish(self, rid: int, code: int | None) -> None:
+        """Resolve a request: its exit status, or None when the server died after taking
+        it; one it never took fails with ChannelClosed, so it is sent again elsewhere."""
         job = self._jobs.pop(rid, None)
         if job is not None:
+            outcome: int | ChannelClosed | None = (
+                code if code is not None or job.taken else ChannelClosed()
+            )
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                job.loop.call_soon_threadsafe(_resolve, job.future, code)
+                job.loop.call_soon_threadsafe(_resolve, job.future, outcome)
 
 
-def _resolve(future: asyncio.Future[int | None], code: int | None) -> None:
-    if not future.done():
-        future.set_result(code)
+def _resolve(future: asyncio.Future[int | None], outcome: int | ChannelClosed | None) -> None:
+    if future.done():
+        return
+    if isinstance(outcome, ChannelClosed):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
 
 
 class _DockerStream:
-    """The server's stdout out of docker's multiplexed exec stream (stderr frames are kept
-    aside, a little of them, for diagnosis)."""
+    """The server's stdout out of docker's multiplexed stream; its stderr is only watched
+    for the launch script's markers (and a little kept for diagnosis)."""
 
     def __init__(self, sock: Hijacked) -> None:
         self._sock = sock
         self._left = 0  # bytes left in the current stdout frame
         self.stderr = bytearray()
+        self._stderr_tail = b""
 
     def read(self, n: int) -> bytes:
         """Up to n bytes of stdout; b"" at the end of the stream."""
@@ -218,10 +262,17 @@ class _DockerStream:
             data = self._recv_exact(size)
             if data is None:
                 return b""
-            self.stderr += data[: max(0, 4096 - len(self.stderr))]
+            self._watch_stderr(data)
         data = self._sock.recv(min(n, self._left))
         self._left -= len(data)
         return data
+
+    def _watch_stderr(self, data: bytes) -> None:
+        self.stderr += data[: max(0, 4096 - len(self.stderr))]
+        window = self._stderr_tail + data
+        self._stderr_tail = window[-32:]
+        if NO_PYTHON_MARKER in window or ENDED_MARKER in window:
+            raise NoServer()
 
     def read_exact(self, n: int) -> bytes | None:
         chunks = []

@@ -13,7 +13,8 @@ Requests arrive on stdin, one JSON object per line:
   {"id": N, "argv": [...], "cwd": /workspace, "env": {...}, "stdin": <base64>|null}
   {"kill": N}    SIGKILL the process group of request N
 Replies on stdout are frames: a 9-byte header (id: u32, kind: u8, length: u32) + payload.
-  kind 1: stdout bytes; 2: stderr bytes; 3: exit status (i32); 5: ready (id 0, at start)
+  kind 4: the request was taken (before anything of it runs); 1: stdout bytes;
+  2: stderr bytes; 3: exit status (i32); 5: ready (id 0, at start)
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import subprocess
 import sys
 from typing import IO, cast
 
-OUT, ERR, EXIT, READY = 1, 2, 3, 5
+OUT, ERR, EXIT, TAKEN, READY = 1, 2, 3, 4, 5
 CHUNK = 65536
 
 
@@ -62,6 +63,10 @@ class Server:
         # SIGCHLD makes select() return: a finished command is noticed at once.
         signal.set_wakeup_fd(wake_w)
         signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+        # Started as a background job, the server inherits SIGINT/SIGQUIT ignored; the
+        # commands it starts must get them as any process would.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGQUIT, signal.SIG_DFL)
         self.wake_r = wake_r
         self.sel.register(0, selectors.EVENT_READ, ("requests", 0))
         self.sel.register(wake_r, selectors.EVENT_READ, ("wake", 0))
@@ -104,6 +109,7 @@ class Server:
                 kill(job)
             return
         rid = req["id"]
+        send(rid, TAKEN)  # from here on, kiln must not send this request again
         env = dict(os.environ)
         env.update(req.get("env") or {})
         data = base64.b64decode(req["stdin"]) if req.get("stdin") is not None else None

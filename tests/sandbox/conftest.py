@@ -59,6 +59,8 @@ def backend_params() -> list[object]:
     bwrap_missing = shutil.which("bwrap") is None
     return [
         pytest.param("docker", id="docker"),
+        # Plain `docker exec` per command: what images without python3 get.
+        pytest.param("docker-plain", id="docker-plain"),
         pytest.param(
             "bwrap",
             id="bwrap",
@@ -73,6 +75,8 @@ async def make_sandbox(tmp_path: Path) -> AsyncIterator[Callable[..., WorkspaceS
     made: list[WorkspaceSandbox] = []
 
     def make(repo: Path, backend: str = "docker", **config: object) -> WorkspaceSandbox:
+        plain = backend == "docker-plain"
+        backend = "docker" if plain else backend
         if backend == "docker":
             reason = docker_unavailable_reason()
             if reason:
@@ -83,6 +87,8 @@ async def make_sandbox(tmp_path: Path) -> AsyncIterator[Callable[..., WorkspaceS
         cfg = SandboxConfig(backend=backend, state_dir=state, **config)  # type: ignore[arg-type]
         sandbox = create_sandbox(repo, cfg)
         assert isinstance(sandbox, WorkspaceSandbox)
+        if plain:
+            sandbox.command_server = False  # type: ignore[attr-defined]
         made.append(sandbox)
         return sandbox
 

@@ -1,0 +1,104 @@
+"""The in-container command server: what it must keep from plain `docker exec`, and the
+fallback to plain exec where it cannot run."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from sandbox.docker_backend import DockerSandbox
+
+MakeSandbox = Callable[..., DockerSandbox]
+
+# Finds the server (a python3 with the handshake text in its source); the pattern is split so the
+# command's own `bash -c` line does not match itself.
+KILL_SERVER = (
+    "for p in /proc/[0-9]*; do grep -qx 'python3*' $p/comm 2>/dev/null && "
+    'grep -q "kiln-exec ""1" $p/cmdline 2>/dev/null && kill -9 ${p#/proc/}; done; echo done'
+)
+
+
+async def sleeps_left(sandbox: DockerSandbox) -> int:
+    """`sleep 30N` processes still running (the test's own; the pattern is split so the
+    counting command does not count itself)."""
+    count = await sandbox.exec(
+        "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done"
+        " | grep -c '^sleep 3''0[0-9] ' || true"
+    )
+    return int(count.output.strip())
+
+
+async def test_commands_run_through_the_server(repo: Path, make_sandbox: MakeSandbox) -> None:
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    assert sandbox.command_server
+    result = await sandbox.exec("echo out; echo err >&2; exit 3")
+    assert result.exit_code == 3 and result.output == "out\nerr\n"
+    data = bytes(range(256)) * 5000  # over a megabyte, every byte value
+    await sandbox.write_file("deep/new/blob.bin", data)
+    assert await sandbox.read_file("deep/new/blob.bin") == data
+    await sandbox.exec("chmod +x run.sh")
+    await sandbox.write_file("run.sh", b"#!/bin/sh\necho changed\n")
+    assert (await sandbox.exec("./run.sh")).output == "changed\n"  # mode kept
+
+
+async def test_cancelling_a_command_kills_its_whole_tree(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    task = asyncio.create_task(sandbox.exec("sleep 300 & sleep 301; echo never > never.txt"))
+    await asyncio.sleep(1.0)
+    assert await sleeps_left(sandbox) == 2
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    for _ in range(50):
+        if await sleeps_left(sandbox) == 0:
+            break
+        await asyncio.sleep(0.1)
+    assert await sleeps_left(sandbox) == 0
+    assert "never.txt" not in (await sandbox.exec("ls")).output
+
+
+async def test_a_command_that_kills_the_server_does_not_break_the_sandbox(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    await sandbox.exec("echo kept > kept.txt")
+    # The first server starts with the container, the next ones with an exec: both ways.
+    for _ in range(2):
+        killer = await sandbox.exec(KILL_SERVER, timeout=20)
+        assert not killer.ok and not killer.timed_out  # its answer died with the server
+        after = await sandbox.exec("cat kept.txt")
+        assert after.ok and after.output == "kept\n"
+    assert sandbox.recoveries == 0  # the same container each time, a new server
+    assert "kept.txt" in await sandbox.changed_files()
+
+
+async def test_commands_get_signals_as_any_process_would(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    result = await sandbox.exec("grep -E '^Sig(Ign|Blk)' /proc/self/status")
+    assert result.output.split() == ["SigBlk:", "0000000000000000", "SigIgn:", "0000000000000000"]
+
+
+async def test_image_without_python3_uses_plain_exec(
+    repo: Path, make_sandbox: MakeSandbox, tmp_path: Path
+) -> None:
+    (repo / "Dockerfile.nopython").write_text(
+        "FROM kiln-sandbox:latest\nRUN rm -f /usr/bin/python3* /usr/local/bin/python3*\n"
+    )
+    sandbox = make_sandbox(repo, dockerfile="Dockerfile.nopython")
+    await sandbox.start()
+    assert not sandbox.command_server
+    result = await sandbox.exec("command -v python3 || echo none; echo err >&2; exit 4")
+    assert result.exit_code == 4 and result.output == "none\nerr\n"
+    await sandbox.write_file("src/app.py", b"changed\n")
+    assert await sandbox.read_file("src/app.py") == b"changed\n"
+    assert "src/app.py" in await sandbox.changed_files()
+    slow = await sandbox.exec("sleep 100", timeout=1)
+    assert slow.timed_out
