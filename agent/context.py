@@ -12,6 +12,7 @@ compaction (which would replace the oldest history with a summary); neither is b
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from agent.llm.base import Message, ToolCall
@@ -39,12 +40,57 @@ Do not ask the person questions mid-task; make reasonable choices and say so in 
 Keep replies short: the tools do the work."""
 
 
-def system_prompt(repo_name: str, test_command: str, stable_extra: str = "") -> str:
+# For small models (a few billion parameters): short, one call per reply, one worked
+# example of the exact call format (the text protocol's "json" style). They copy what they
+# see, so the example is an edit made from content already shown, not a guess.
+SMALL_MODEL_PROMPT = """\
+You are kiln, a coding agent. You fix code in a repository by calling tools. Every reply
+of yours is exactly one tool call and nothing else; its result comes back in the next
+message.
+
+Rules:
+- Never guess what a file contains: use the content shown to you, or read_file.
+- Change code with edit_file: old_text is copied exactly from the file (without line
+  numbers), new_text replaces it. Keep the change small.
+- After each edit kiln runs the tests and shows you the result. Fix what still fails.
+- When the tests pass, call finish with one sentence saying what you changed.
+
+Example. The tests say `add(2, 3)` returned -1, and calc.py contains:
+def add(a, b):
+    return a - b
+Your whole reply:
+{"name": "edit_file", "arguments": {"path": "calc.py", "old_text": "    return a - b", \
+"new_text": "    return a + b"}}"""
+
+
+NUDGE = "Continue with a tool call. When the task is done, call finish with a short summary."
+SMALL_MODEL_NUDGE = """\
+That reply had no tool call, so nothing happened. Reply with exactly one tool call, like:
+{call}"""
+
+
+def nudge(small_model: bool, path: str = "") -> str:
+    """What kiln says to a reply without a tool call.
+
+    A small model copies the example literally, so it names a real file (`path`, one the
+    failing tests point at) or lists the files.
+    """
+    if not small_model:
+        return NUDGE
+    args = {"path": path} if path else {}
+    call = {"name": "read_file" if path else "list_files", "arguments": args}
+    return SMALL_MODEL_NUDGE.format(call=json.dumps(call))
+
+
+def system_prompt(
+    repo_name: str, test_command: str, stable_extra: str = "", *, small_model: bool = False
+) -> str:
     facts = [f"Repository: {repo_name}"]
     facts.append(
         f"Test command: `{test_command}`" if test_command else "Test command: none detected"
     )
-    text = SYSTEM_PROMPT + "\n\n" + "\n".join(facts)
+    base = SMALL_MODEL_PROMPT if small_model else SYSTEM_PROMPT
+    text = base + "\n\n" + "\n".join(facts)
     return text + ("\n\n" + stable_extra if stable_extra else "")
 
 

@@ -13,7 +13,8 @@ import time
 from collections.abc import AsyncIterator
 
 from agent import tools
-from agent.context import truncate
+from agent.briefing import code_file_in
+from agent.context import nudge, truncate
 from agent.events import (
     AssistantMessage,
     Event,
@@ -36,8 +37,6 @@ from agent.turn import request_turn
 from agent.verify import after_changes, judge_finish, record_tests
 
 __all__ = ["LoopDeps", "Stop", "run_task"]
-
-NUDGE = "Continue with a tool call. When the task is done, call finish with a short summary."
 
 
 async def run_task(deps: LoopDeps, task: str, state: RunState) -> AsyncIterator[Event]:
@@ -115,7 +114,7 @@ async def _act(
         elif state.idle_replies >= 2:
             raise Stop(StopReason.NO_ACTION, completion.message.content.strip()[:2000])
         else:
-            deps.conversation.add_feedback(NUDGE)
+            deps.conversation.add_feedback(_nudge(deps, state))
         return
     state.idle_replies = 0
     finish: ToolCall | None = None
@@ -134,6 +133,12 @@ async def _act(
         async for event in judge_finish(deps, state, finish):
             yield event
         answered.add(finish.id)
+
+
+def _nudge(deps: LoopDeps, state: RunState) -> str:
+    if not deps.client.profile.small_model:
+        return nudge(False)
+    return nudge(True, code_file_in(state.last_tests.text) if state.last_tests else "")
 
 
 async def _call_tool(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIterator[Event]:

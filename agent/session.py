@@ -16,6 +16,7 @@ from pathlib import Path
 
 from agent import tools
 from agent.approval import Action, Approver, Mode
+from agent.briefing import briefing
 from agent.config import Settings
 from agent.context import Conversation, system_prompt
 from agent.cost import Meter
@@ -108,6 +109,10 @@ class Session:
             return
         if self.client is None:
             self.client = await _create_client(self.settings)
+        if self.client.profile.small_model and not self.conversation.history:
+            self.conversation.system = system_prompt(
+                self.repo.name, self.test_command, small_model=True
+            )
         if self.sandbox is None:
             self.sandbox = _create_sandbox(self.repo, self.settings, self.session_id)
         await self.sandbox.start()
@@ -159,7 +164,11 @@ class Session:
         self.last_run = state
         for event in self._take_unsent(task):
             yield self._record(event)
-        async for event in run_task(self._deps, task, state):
+        prompt = task
+        if self.profile.small_model and not self.conversation.history:
+            await self.wait_baseline()  # a small model gets the failing tests up front
+            prompt = await briefing(task, self.tests_before, self._deps.tool_context.sandbox)
+        async for event in run_task(self._deps, prompt, state):
             for queued in self._take_unsent(task):
                 yield self._record(queued)
             if isinstance(event, Checkpointed):

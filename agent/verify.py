@@ -6,6 +6,7 @@ import time
 from collections.abc import AsyncIterator
 
 from agent.approval import Mode
+from agent.briefing import FIX_CALL, quoted, read_texts
 from agent.events import (
     Checkpointed,
     Event,
@@ -85,9 +86,18 @@ async def after_changes(
         async for event in _run_tests(deps, state):
             yield event
         assert state.last_tests is not None
-        deps.conversation.add_feedback(
-            "[kiln ran the tests after your edits]\n" + state.last_tests.text
-        )
+        feedback = "[kiln ran the tests after your edits]\n" + state.last_tests.text
+        if deps.client.profile.small_model and not state.last_tests.ok:
+            # A small model otherwise edits from memory of code that has since changed.
+            texts: list[dict[str, str]] = []
+            sandbox = deps.tool_context.sandbox
+            async for event in guarded(deps, state, lambda e: read_texts(sandbox, paths), texts):
+                yield event
+            files = quoted(texts[0])
+            if files:
+                shown = "\n\n".join(files)
+                feedback += f"\n\nThe files you changed, as they are now:\n\n{shown}\n\n{FIX_CALL}"
+        deps.conversation.add_feedback(feedback)
 
 
 async def judge_finish(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIterator[Event]:

@@ -120,6 +120,14 @@ class ModelProfile:
     # Sampling temperature sent with each request; below 0 sends none (the server decides).
     # Small local models need it low: llama-cpp-python's server defaults to 0.8.
     temperature: float = -1.0
+    # A small model (a few billion parameters or less): kiln sends a shorter system prompt
+    # with a worked example, puts the failing tests and the files they name into the first
+    # message, and shows changed files after failing tests. With tool_protocol = "text",
+    # each reply is one JSON call whose shape the server is asked to enforce.
+    small_model: bool = False
+    # A llama-cpp-python server's verbose log. That server streams no usage, so the true
+    # token counts of each reply are read from this log (set for kiln's own local server).
+    server_log: str = ""
 
 
 class ModelClient(Protocol):

@@ -41,5 +41,12 @@ def create_client(profile: ModelProfile, *, env: Mapping[str, str] | None = None
     if profile.tool_protocol == "text":
         from agent.llm.text_protocol import TextProtocolClient
 
-        return TextProtocolClient(client)
+        # Small models: one JSON call per reply, its shape enforced by the server.
+        client = TextProtocolClient(client, "json" if profile.small_model else "fenced")
+    if profile.server_log:
+        from pathlib import Path
+
+        from agent.local.usage_log import LoggedUsageClient
+
+        client = LoggedUsageClient(client, Path(profile.server_log))
     return client

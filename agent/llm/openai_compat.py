@@ -195,10 +195,16 @@ class OpenAICompatClient:
         self._http = httpx.AsyncClient(timeout=http_timeout(profile))
 
     def stream(
-        self, messages: list[Message], tools: list[ToolSpec], *, max_tokens: int | None = None
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        max_tokens: int | None = None,
+        shape: dict[str, Any] | None = None,
     ) -> AsyncIterator[ModelEvent]:
+        """`shape`: a `response_format` the reply must fit (the text protocol's JSON calls)."""
         events = retrying(
-            lambda: self._attempt(messages, tools, max_tokens),
+            lambda: self._attempt(messages, tools, max_tokens, shape),
             base_url=self.base_url,
             max_retries=self.profile.max_retries,
             timeout_s=self.profile.request_timeout_s,
@@ -230,7 +236,11 @@ class OpenAICompatClient:
         return self._model
 
     async def _attempt(
-        self, messages: list[Message], tools: list[ToolSpec], max_tokens: int | None
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        max_tokens: int | None,
+        shape: dict[str, Any] | None = None,
     ) -> AsyncIterator[ModelEvent]:
         body: dict[str, Any] = {
             "model": await self._model_name(),
@@ -243,6 +253,8 @@ class OpenAICompatClient:
             body["tools"] = to_openai_tools(tools)
         if self.profile.temperature >= 0:
             body["temperature"] = self.profile.temperature
+        if shape:
+            body["response_format"] = shape
         started = time.monotonic()
         ttft: float | None = None
         parts = ChunkAssembler()

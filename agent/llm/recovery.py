@@ -26,6 +26,8 @@ _NAME_KEYS = ("name", "function", "tool", "tool_name")
 _ARG_KEYS = ("arguments", "parameters", "args", "input")
 _LOOKS_LIKE_CALL = re.compile(r'\{\s*"(?:name|function|tool)"\s*:')
 _MISSING = object()
+# strict=False: small models copy tabs and newlines from file contents into strings raw.
+_DECODER = json.JSONDecoder(strict=False)
 
 
 @dataclass
@@ -55,8 +57,9 @@ def recover_calls(text: str, tools: list[ToolSpec]) -> Recovery:
         else:
             result.calls.extend(outcome)
             recovered.append((start, end))
-    if not claimed and _broken_bare_call(text):
-        result.problems.append(_problem_bad_json(None, "it is not valid JSON", by_name))
+    broken = "" if claimed else _broken_bare_call(text)
+    if broken:
+        result.problems.append(_problem_bad_json(None, f"it is not valid JSON ({broken})", by_name))
     if recovered:
         pieces, cursor = [], 0
         for start, end in sorted(recovered):
@@ -67,15 +70,14 @@ def recover_calls(text: str, tools: list[ToolSpec]) -> Recovery:
     return result
 
 
-def _broken_bare_call(text: str) -> bool:
-    """`{"name": ...` that never becomes valid JSON: a call attempt with bad JSON."""
-    decoder = json.JSONDecoder()
+def _broken_bare_call(text: str) -> str:
+    """`{"name": ...` that never becomes valid JSON: a call attempt; "" when there is none."""
     for match in _LOOKS_LIKE_CALL.finditer(text):
         try:
-            decoder.raw_decode(text, match.start())
-        except ValueError:
-            return True
-    return False
+            _DECODER.raw_decode(text, match.start())
+        except ValueError as exc:
+            return str(exc)
+    return ""
 
 
 def check_native_call(
@@ -87,7 +89,7 @@ def check_native_call(
         return _problem_unknown(name, by_name)
     if isinstance(arguments, str):
         try:
-            parsed = json.loads(arguments) if arguments.strip() else {}
+            parsed = _DECODER.decode(arguments) if arguments.strip() else {}
         except ValueError as exc:
             return _problem_bad_json(
                 by_name[name], f"its arguments are not valid JSON ({exc})", by_name
@@ -108,7 +110,7 @@ def _candidates(text: str) -> list[tuple[int, int, str, bool]]:
     for m in _FENCE.finditer(text):
         if m.group(1).lower() in CALL_LANGUAGES and "<tool_call>" not in m.group(2):
             found.append((m.start(), m.end(), m.group(2).strip(), False))
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
     index = 0
     while True:
         index = _next_brace(text, index)
@@ -152,7 +154,7 @@ def _interpret(
             return _problem_unknown(name, by_name)
         if isinstance(args, str):
             try:
-                args = json.loads(args) if args.strip() else {}
+                args = _DECODER.decode(args) if args.strip() else {}
             except ValueError as exc:
                 return _problem_bad_json(
                     by_name[name], f"its arguments are not valid JSON ({exc})", by_name
@@ -171,12 +173,12 @@ _RAW_STRING = re.compile(r'(?<=[:\[,])(\s*)r"([^"\n]*)"')
 def _loads_tolerant(raw: str) -> Any:
     """json.loads, also accepting Python raw-string values (their backslashes are literal)."""
     try:
-        return json.loads(raw)
+        return _DECODER.decode(raw)
     except ValueError:
         fixed = _RAW_STRING.sub(lambda m: m.group(1) + json.dumps(m.group(2)), raw)
         if fixed == raw:
             raise
-        return json.loads(fixed)
+        return _DECODER.decode(fixed)
 
 
 def _shape(item: Any, by_name: dict[str, ToolSpec]) -> tuple[str, Any] | None:

@@ -41,17 +41,23 @@ def is_installed() -> bool:
     return installed_model() is not None and is_runtime_installed()
 
 
-def profile_for(spec: ModelSpec, base_url: str) -> ModelProfile:
+def profile_for(spec: ModelSpec, base_url: str, server_log: str = "") -> ModelProfile:
     return ModelProfile(
         provider="openai",
         base_url=base_url,
         model=spec.alias,
         context_window=spec.context_window,
-        max_output_tokens=2048,
-        tool_protocol="auto",  # Qwen on llama-cpp-python writes its calls as text
+        # One call per reply (generation stops after it); room for a whole small file.
+        max_output_tokens=1024,
+        # Tools described in kiln's own short prompt, calls written in <tool_call> tags: the
+        # server's template sends the full JSON schemas and shows earlier calls with their
+        # arguments double-encoded, and the 1.5B model then wrote `<tools>` blocks.
+        tool_protocol="text",
+        small_model=True,
         request_timeout_s=900.0,  # a long first prompt on two CPU cores takes minutes
         max_retries=2,
         temperature=0.2,  # the server's 0.8 makes a 1.5B model ramble instead of calling tools
+        server_log=server_log,  # the server streams no usage; its log has the true counts
     )
 
 
@@ -65,4 +71,5 @@ def default_profile() -> ModelProfile | None:
         return None
     from agent.local.server import ensure_serving  # httpx only when it is needed
 
-    return profile_for(spec, ensure_serving(spec).base_url)
+    state = ensure_serving(spec)
+    return profile_for(spec, state.base_url, state.log)

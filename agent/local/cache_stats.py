@@ -1,8 +1,11 @@
-"""How much of the prompt the local server took from its KV cache, read from its log.
+"""True token counts of the local server's requests, read from its verbose log.
 
-llama-cpp-python's server reports no cached-token counts in its usage, but with verbose
-logs it prints, per request, "Llama.generate: N prefix-match hit" (tokens reused) and
-"prompt eval time = ... / M tokens" (tokens it had to read). That is enough to measure.
+llama-cpp-python's server sends no usage while streaming (and ignores
+`stream_options.include_usage`), but with verbose logs it prints, per request,
+"Llama.generate: N prefix-match hit" (tokens reused from its KV cache), then
+"prompt eval time = ... / M tokens" (tokens it had to read) and "eval time = ... / K runs"
+(tokens it generated). Both lines are written before the reply's last chunk is sent, so a
+client that saw its reply end finds its own request complete in the log.
 """
 
 from __future__ import annotations
@@ -11,8 +14,26 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent.events import Usage
+
 _PREFIX = re.compile(r"Llama\.generate: (\d+) prefix-match hit")
-_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+ ms /\s*(\d+) tokens")
+_PROMPT_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+ ms /\s*(\d+) tokens")
+_EVAL = re.compile(r"[:\s]eval time\s*=\s*[\d.]+ ms /\s*(\d+) runs")
+
+
+@dataclass(frozen=True)
+class RequestStats:
+    """One request as the server logged it."""
+
+    cached: int  # prompt tokens reused from the KV cache
+    evaluated: int  # prompt tokens read anew
+    output: int | None = None  # generated tokens; None until the eval line is logged
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(
+            uncached_input=self.evaluated, cached_input=self.cached, output=self.output or 0
+        )
 
 
 @dataclass(frozen=True)
@@ -30,28 +51,40 @@ class CacheStats:
         return self.cached_tokens / self.prompt_tokens if self.prompt_tokens else 0.0
 
 
-def parse_cache_stats(log_text: str) -> CacheStats:
-    requests = cached = evaluated = 0
-    pending = 0  # the prefix reused by the request whose eval line comes next
+def parse_requests(log_text: str) -> list[RequestStats]:
+    requests: list[RequestStats] = []
+    pending = 0  # the prefix reused by the request whose prompt-eval line comes next
     for line in log_text.splitlines():
         if match := _PREFIX.search(line):
             pending = int(match.group(1))
-        elif match := _EVAL.search(line):
-            requests += 1
-            evaluated += int(match.group(1))
-            cached += pending
+        elif match := _PROMPT_EVAL.search(line):
+            requests.append(RequestStats(pending, int(match.group(1))))
             pending = 0
-    return CacheStats(requests, cached, evaluated)
+        elif (match := _EVAL.search(line)) and requests and requests[-1].output is None:
+            last = requests[-1]
+            requests[-1] = RequestStats(last.cached, last.evaluated, int(match.group(1)))
+    return requests
+
+
+def parse_cache_stats(log_text: str) -> CacheStats:
+    requests = parse_requests(log_text)
+    return CacheStats(
+        len(requests), sum(r.cached for r in requests), sum(r.evaluated for r in requests)
+    )
 
 
 def log_offset(log: Path) -> int:
     return log.stat().st_size if log.is_file() else 0
 
 
-def stats_since(log: Path, offset: int) -> CacheStats:
-    """The stats of the requests logged after `offset` (from `log_offset` before a run)."""
+def read_since(log: Path, offset: int) -> str:
     if not log.is_file():
-        return CacheStats()
+        return ""
     with log.open("rb") as f:
         f.seek(offset)
-        return parse_cache_stats(f.read().decode("utf-8", "replace"))
+        return f.read().decode("utf-8", "replace")
+
+
+def stats_since(log: Path, offset: int) -> CacheStats:
+    """The stats of the requests logged after `offset` (from `log_offset` before a run)."""
+    return parse_cache_stats(read_since(log, offset))

@@ -8,6 +8,7 @@ or too much matches, the error shows the candidate lines so the next try can suc
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from agent.tools.base import ToolFailure
@@ -34,7 +35,23 @@ def replace(
             f"{_line_numbers(content, old)}); include more surrounding lines so it matches "
             "once, or set replace_all to true."
         )
+    unnumbered = _without_line_numbers(old)
+    if unnumbered is not None:  # copied from read_file with its line numbers
+        new = _without_line_numbers(new) or new
+        return replace(content, unnumbered, new, replace_all=replace_all, path=path)
     return _fuzzy_replace(content, old, new, replace_all=replace_all, path=path)
+
+
+QUOTE_WHOLE_FILE_LINES = 60
+_NUMBERED = re.compile(r"^ *\d+\t", re.M)
+
+
+def _without_line_numbers(text: str) -> str | None:
+    """`text` without read_file's "   12<TAB>" prefixes, if every line has one."""
+    lines = text.strip("\n").splitlines()
+    if not lines or not all(_NUMBERED.match(line) for line in lines):
+        return None
+    return _NUMBERED.sub("", text)
 
 
 def _line_numbers(content: str, old: str) -> str:
@@ -58,7 +75,10 @@ def _fuzzy_replace(
         if all(lines[i + k].strip() == wanted[k] for k in range(len(wanted)))
     ]
     if not starts:
-        raise ToolFailure(_not_found(lines, old_lines, path))
+        found = _ignoring_blank_lines(lines, old_lines, new)
+        if found is None:
+            raise ToolFailure(_not_found(lines, old_lines, path))
+        return found
     if len(starts) > 1 and not replace_all:
         shown = ", ".join(str(s + 1) for s in starts[:10])
         raise ToolFailure(
@@ -74,6 +94,24 @@ def _fuzzy_replace(
             block = block.removesuffix(eol)  # the match ended the file without a newline
         lines[start:end] = [block]
     return Replacement("".join(lines), len(starts), fuzzy=True)
+
+
+def _ignoring_blank_lines(lines: list[str], old_lines: list[str], new: str) -> Replacement | None:
+    """The one place whose non-blank lines match old_text's, when it left out a blank line."""
+    body = [i for i, line in enumerate(lines) if line.strip()]
+    wanted = [line.strip() for line in old_lines if line.strip()]
+    hits = [
+        j
+        for j in range(len(body) - len(wanted) + 1)
+        if all(lines[body[j + k]].strip() == wanted[k] for k in range(len(wanted)))
+    ]
+    if len(wanted) < 2 or len(hits) != 1:
+        return None
+    first, last = body[hits[0]], body[hits[0] + len(wanted) - 1]
+    block = new.strip("\n")
+    if block and lines[last].endswith("\n"):
+        block += "\n"
+    return Replacement("".join(lines[:first]) + block + "".join(lines[last + 1 :]), 1, True)
 
 
 def _indent(line: str) -> str:
@@ -107,6 +145,9 @@ def _not_found(lines: list[str], old_lines: list[str], path: str) -> str:
     stripped = [line.strip() for line in lines]
     close = difflib.get_close_matches(first, stripped, n=3, cutoff=0.5) if first else []
     message = f"`old_text` was not found in {path}, not even ignoring whitespace."
+    if len(lines) <= QUOTE_WHOLE_FILE_LINES:  # small: show it all, to copy old_text from
+        body = "".join(lines).rstrip("\n")
+        return message + f" This is the whole file now:\n```\n{body}\n```\nCopy old_text from it."
     if close:
         shown = []
         for candidate in close:

@@ -39,11 +39,25 @@ def test_fuzzy_keeps_relative_indentation() -> None:
     assert result.text == "class A:\n    def f(self):\n        return 2\n"
 
 
-def test_not_found_shows_similar_lines() -> None:
+def test_not_found_in_a_long_file_shows_similar_lines() -> None:
+    long_source = SOURCE + "\n# padding\n" * 60
     with pytest.raises(ToolFailure) as err:
-        replace(SOURCE, "return a * b", "x", path="calc.py")
+        replace(long_source, "return a * b", "x", path="calc.py")
     message = str(err.value)
     assert "not found in calc.py" in message and "line 2:" in message
+    assert "# padding" not in message
+
+
+def test_not_found_in_a_small_file_quotes_it_whole() -> None:
+    with pytest.raises(ToolFailure) as err:
+        replace(SOURCE, "return a * b", "x", path="calc.py")
+    assert f"whole file now:\n```\n{SOURCE.rstrip()}\n```" in str(err.value)
+
+
+def test_line_numbers_copied_from_read_file_are_ignored() -> None:
+    # read_file shows "    2<TAB>    return a - b"; small models copy that prefix along.
+    result = replace(SOURCE, "    5\tdef sub(a, b):\n    6\t    return a - b", "    6\t    pass")
+    assert result.text == "def add(a, b):\n    return a - b\n\n\n    pass\n"
 
 
 def test_empty_old_text_points_to_write_file() -> None:
@@ -61,3 +75,11 @@ def test_paths_are_normalised() -> None:
     assert workspace_path("./src//a.py") == "src/a.py"
     assert workspace_path("/workspace/src/a.py") == "src/a.py"
     assert workspace_path("", allow_root=True) == "."
+
+
+def test_a_left_out_blank_line_still_matches() -> None:
+    result = replace(
+        SOURCE, "    return a - b\ndef sub(a, b):", "    return a + b\n\n\ndef sub(a, b):"
+    )
+    assert result.fuzzy
+    assert result.text == SOURCE.replace("a - b", "a + b", 1)

@@ -1,0 +1,122 @@
+"""The first message to a small model: the task, the failing tests and the files involved.
+
+kiln runs the tests before the model starts anyway. A big model reads around on its own;
+a small one tends to guess what a file contains instead of reading it. So for profiles
+with `small_model` the first message already holds the test digest and the text of the
+files the task, the tracebacks and the failing tests' imports point at, and the model's
+first reply can be the fix.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from agent.testdigest import TestDigest
+from sandbox.base import Sandbox, SandboxError
+
+MAX_FILES = 4
+MAX_FILE_CHARS = 6000  # a bigger file is left for read_file: it would crowd out the rest
+MAX_TOTAL_CHARS = 12000
+ONE_CALL = "Reply with one tool call."
+FIX_CALL = "Fix the bug with one edit_file call."
+
+# `File "/workspace/pkg/mod.py", line 3` (Python), `pkg/mod.py:3:` (pytest, go, jest, ...)
+_TRACE_PATH = re.compile(r'File "([^"]+)", line \d+|([\w./-]+\.\w+):\d+')
+_PY_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re.M)
+_WORD_PATH = re.compile(r"[\w./-]+\.\w+")
+
+
+def is_test_file(path: str) -> bool:
+    name = posixpath.basename(path)
+    return name.startswith("test") or "_test." in name or ".test." in name or "/tests/" in path
+
+
+def files_involved(
+    task: str, digest_text: str, repo_files: list[str], read: dict[str, str] | None = None
+) -> list[str]:
+    """Repository files named by the task or the tracebacks, then what failing tests import.
+
+    Non-test files come first: they are where a bug usually is. `read` holds the text of
+    files already known, to follow the imports of test files.
+    """
+    known = set(repo_files)
+    found: list[str] = []
+
+    def add(raw: str) -> None:
+        path = _in_repo(raw, known)
+        if path and path not in found:
+            found.append(path)
+
+    for word in _WORD_PATH.findall(task):
+        add(word)
+    for quoted, plain in _TRACE_PATH.findall(digest_text):
+        add(quoted or plain)
+    for path in [p for p in found if p.endswith(".py") and is_test_file(p)]:
+        for module in _python_imports((read or {}).get(path, "")):
+            for candidate in (
+                module.replace(".", "/") + ".py",
+                module.replace(".", "/") + "/__init__.py",
+            ):
+                add(candidate)
+    return sorted(found, key=is_test_file)
+
+
+def code_file_in(digest_text: str) -> str:
+    """The last non-test file a traceback in `digest_text` points at, or ""."""
+    paths = [quoted or plain for quoted, plain in _TRACE_PATH.findall(digest_text)]
+    code = [p.removeprefix("/workspace/") for p in paths if not is_test_file(p)]
+    return next((p for p in reversed(code) if not p.startswith("/")), "")
+
+
+def _in_repo(raw: str, known: set[str]) -> str | None:
+    """The repository path `raw` names: as given, under the sandbox root, or by its tail."""
+    path = raw.strip().removeprefix("./")
+    path = path.removeprefix("/workspace/")
+    if path in known:
+        return path
+    tails = [k for k in known if k.endswith("/" + path) or path.endswith("/" + k)]
+    return tails[0] if len(tails) == 1 else None
+
+
+def _python_imports(source: str) -> list[str]:
+    return [a or b for a, b in _PY_IMPORT.findall(source)]
+
+
+async def read_texts(sandbox: Sandbox, paths: list[str]) -> dict[str, str]:
+    """The text of each file; "" for one that cannot be read as text (it is context only)."""
+    texts: dict[str, str] = {}
+    for path in paths:
+        try:
+            texts[path] = (await sandbox.read_file(path)).decode("utf-8")
+        except (SandboxError, UnicodeDecodeError):
+            texts[path] = ""
+    return texts
+
+
+def quoted(texts: dict[str, str], budget: int = MAX_TOTAL_CHARS) -> list[str]:
+    """Each file as a fenced block, skipping big ones, within `budget` characters in all."""
+    blocks = []
+    for path, text in list(texts.items())[:MAX_FILES]:
+        if not text or len(text) > min(MAX_FILE_CHARS, budget):
+            continue
+        budget -= len(text)
+        blocks.append(f"{path}:\n```\n{text.rstrip()}\n```")
+    return blocks
+
+
+async def briefing(task: str, digest: TestDigest | None, sandbox: Sandbox) -> str:
+    """`task`, followed by the baseline test digest and the files involved."""
+    if digest is None or digest.ok:
+        return task + "\n\n" + ONE_CALL
+    listing = await sandbox.exec("git ls-files", timeout=30)
+    repo_files = listing.output.split() if listing.ok else []
+    named = files_involved(task, digest.text, repo_files)
+    tests = await read_texts(sandbox, [p for p in named if is_test_file(p)])
+    involved = files_involved(task, digest.text, repo_files, tests)
+    # The failing lines of the tests are in the digest; the code under test is what to fix.
+    code = [p for p in involved if not is_test_file(p)] or involved
+    files = quoted(await read_texts(sandbox, code[:MAX_FILES]))
+    intro = "kiln ran the tests before you started:\n" + digest.text
+    # The request last, right before the reply: a small model follows what it read last.
+    return "\n\n".join([intro, *files, task, FIX_CALL if files else ONE_CALL])
