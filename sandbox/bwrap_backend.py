@@ -121,7 +121,7 @@ class BwrapSandbox(WorkspaceSandbox):
             return RunOutcome(proc.returncode or -9, deadline_hit=True)
         return RunOutcome(proc.returncode if proc.returncode is not None else -1)
 
-    async def write_file(self, path: str, data: bytes) -> None:
+    async def _write_file(self, path: str, data: bytes) -> None:
         rel = safe_relpath(path)
         target = shlex.quote(f"{gitstate.WORKSPACE}/{rel}")
         # Written from inside, so a symlink in the workspace can never lead to a host file.

@@ -90,6 +90,14 @@ def safe_relpath(path: str) -> str:
     return str(pure)
 
 
+@dataclass(frozen=True)
+class _Snapshot:
+    generation: int
+    tree: str
+    paths: tuple[str, ...]
+    diff: str
+
+
 class WorkspaceSandbox:
     """Base of the backends. Subclasses implement `_run`, `write_file`, `start`, `close`."""
 
@@ -102,6 +110,12 @@ class WorkspaceSandbox:
         self.baseline: str | None = None
         self.last_checkpoint: str | None = None
         self._counter = itertools.count(1)
+        # What the workspace looked like at the last snapshot, while nothing can have
+        # changed it since: `_generation` moves on every write, restore and command (at
+        # start and end), `_running` counts commands in flight.
+        self._generation = 0
+        self._running = 0
+        self._snapshot: _Snapshot | None = None
 
     # -- backend hooks ---------------------------------------------------------------
     async def _run(
@@ -132,11 +146,13 @@ class WorkspaceSandbox:
             self.config.output_cap_bytes, layout.outputs / f"exec-{next(self._counter)}.log"
         )
         started = time.monotonic()
+        self._changing(+1)
         try:
             outcome = await self._run(
                 command_argv(cmd, limit), capture.feed, cwd=workdir, deadline_s=limit + 10
             )
         finally:
+            self._changing(-1)
             text, truncated, full_path = capture.finish()
         duration = time.monotonic() - started
         timed_out = outcome.deadline_hit or (
@@ -183,7 +199,22 @@ class WorkspaceSandbox:
             raise SandboxError("The sandbox is not started; call start() first.")
         return self.layout
 
+    def _changing(self, delta: int) -> None:
+        """A command starts (+1) or ends (-1): any snapshot taken before is stale."""
+        self._running += delta
+        self._generation += 1
+
     # -- files -----------------------------------------------------------------------
+    async def write_file(self, path: str, data: bytes) -> None:
+        self._changing(+1)
+        try:
+            await self._write_file(path, data)
+        finally:
+            self._changing(-1)
+
+    async def _write_file(self, path: str, data: bytes) -> None:
+        raise NotImplementedError
+
     async def read_file(self, path: str) -> bytes:
         rel = safe_relpath(path)
         code, data = await self._script(
@@ -197,21 +228,59 @@ class WorkspaceSandbox:
     async def _take_baseline(self) -> None:
         _, out = await self._script(gitstate.baseline_script())
         self.baseline = out.decode().strip().splitlines()[-1]
+        self._snapshot = _Snapshot(self._generation, "", (), "")  # nothing changed yet
 
     async def diff(self) -> str:
-        _, out = await self._script(gitstate.diff_script())
-        return out.decode("utf-8", "surrogateescape")
+        return (await self._current()).diff
 
     async def changed_files(self) -> list[str]:
-        _, out = await self._script(gitstate.changed_files_script())
-        return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+        return list((await self._current()).paths)
+
+    async def _current(self) -> _Snapshot:
+        """The workspace's tree, changed paths and diff; asked again only after something
+        may have changed it (the loop asks all three after every step, the end of a run
+        asks for the diff three times)."""
+        snapshot = self._snapshot
+        if snapshot is not None and snapshot.generation == self._generation:
+            return snapshot
+        generation, quiet = self._generation, self._running == 0
+        _, out = await self._script(gitstate.snapshot_script())
+        tree, _, rest = out.partition(b"\n")
+        if rest.startswith(b"\0"):
+            names, diff = b"", rest[1:]
+        else:
+            names, _, diff = rest.partition(b"\0\0")
+        snapshot = _Snapshot(
+            generation,
+            tree.decode().strip(),
+            tuple(p for p in names.decode("utf-8", "surrogateescape").split("\0") if p),
+            diff.decode("utf-8", "surrogateescape"),
+        )
+        # Kept only if no command ran meanwhile: one still running may change files later.
+        still = quiet and self._running == 0 and generation == self._generation
+        self._snapshot = snapshot if still else None
+        return snapshot
 
     async def checkpoint(self, label: str) -> str:
-        _, out = await self._script(gitstate.checkpoint_script(), {"KILN_LABEL": label or "-"})
+        env = {"KILN_LABEL": label or "-"}
+        snapshot = self._snapshot
+        if snapshot is not None and snapshot.generation == self._generation and snapshot.tree:
+            _, out = await self._script(
+                gitstate.commit_tree_script(), {**env, "KILN_TREE": snapshot.tree}
+            )
+        else:
+            _, out = await self._script(gitstate.checkpoint_script(), env)
         self.last_checkpoint = out.decode().strip().splitlines()[-1]
         return self.last_checkpoint
 
     async def restore(self, ref: str) -> None:
+        self._changing(+1)
+        try:
+            await self._restore(ref)
+        finally:
+            self._changing(-1)
+
+    async def _restore(self, ref: str) -> None:
         code, out = await self._script(gitstate.restore_script(), {"KILN_REF": ref}, check=False)
         if code == 3:
             raise SandboxError(f"There is no checkpoint {ref}; pick one returned by checkpoint().")

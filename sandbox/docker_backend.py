@@ -344,7 +344,7 @@ class DockerSandbox(WorkspaceSandbox):
             ) from None
 
     # -- files -----------------------------------------------------------------------
-    async def write_file(self, path: str, data: bytes) -> None:
+    async def _write_file(self, path: str, data: bytes) -> None:
         rel = safe_relpath(path)
         target = shlex.quote(f"{gitstate.WORKSPACE}/{rel}")
         # `cat >` keeps the mode of an existing file.

@@ -76,15 +76,24 @@ def baseline_script() -> str:
     )
 
 
-def diff_script() -> str:
+def snapshot_script() -> str:
+    """One pass for what the loop asks after every step: prints the workspace's tree id,
+    a newline, the changed paths (each ending in NUL), one more NUL, then the binary diff
+    against the baseline. One `git add -A` instead of one per question."""
     return (
-        f"{_ADD_ALL} && {_GIT} diff --cached --binary -M --no-color --no-ext-diff"
-        " --no-textconv refs/kiln/baseline"
+        f"{_ADD_ALL} && {_GIT} write-tree && "
+        f"{_GIT} diff --cached --name-only -z --no-renames refs/kiln/baseline && printf '\\0' && "
+        f"{_GIT} diff --cached --binary -M --no-color --no-ext-diff --no-textconv refs/kiln/baseline"
     )
 
 
-def changed_files_script() -> str:
-    return f"{_ADD_ALL} && {_GIT} diff --cached --name-only -z --no-renames refs/kiln/baseline"
+def commit_tree_script() -> str:
+    """Checkpoint a tree a snapshot has just written ($KILN_TREE), on top of refs/kiln/head."""
+    return (
+        f"p=$({_GIT} rev-parse refs/kiln/head) && "
+        f'c=$({_GIT} commit-tree -p $p -m "$KILN_LABEL" "$KILN_TREE") && '
+        f"{_GIT} update-ref refs/kiln/head $c && echo $c"
+    )
 
 
 def checkpoint_script() -> str:
