@@ -50,6 +50,7 @@ class DockerSandbox(WorkspaceSandbox):
         if self.baseline is not None:  # started already
             return
         await asyncio.to_thread(self._start_sync)
+        await self._check_network()
         await self._take_baseline()
 
     def _start_sync(self) -> None:
@@ -101,6 +102,12 @@ class DockerSandbox(WorkspaceSandbox):
         objects = gitstate.repo_objects(self.repo)
         if objects is not None:
             mounts.append(_mount(gitstate.KILN_OBJECTS, str(objects), "bind", read_only=True))
+        if not self.config.network:
+            hosts = self.layout.root / "hosts"
+            if not hosts.exists():
+                hosts.write_text(_HOSTS)
+                hosts.chmod(0o644)
+            mounts.append(_mount("/etc/hosts", str(hosts), "bind", read_only=True))
         return mounts
 
     def _create_container(self) -> None:
@@ -117,8 +124,6 @@ class DockerSandbox(WorkspaceSandbox):
             "NanoCpus": int(self.config.cpus * 1e9),
             "Mounts": self._mounts(),
         }
-        if not self.config.network:
-            host["NetworkMode"] = "none"
         config: dict[str, Any] = {
             "Image": self._image,
             "Cmd": ["sleep", "infinity"],
@@ -130,6 +135,13 @@ class DockerSandbox(WorkspaceSandbox):
             "Tty": False,
             "HostConfig": host,
         }
+        if not self.config.network:
+            # No network: a namespace of its own with only loopback. NetworkDisabled
+            # skips the engine's network setup for it (half of a container's start);
+            # /etc/hosts, which that setup would write, is mounted instead, and
+            # _check_network proves the namespace has nothing but `lo`.
+            host["NetworkMode"] = "none"
+            config.update(NetworkDisabled=True, Hostname="kiln")
         with_server = self.command_server
         if with_server:
             # The command server starts with the container, on its attached stdin/stdout
@@ -315,10 +327,24 @@ class DockerSandbox(WorkspaceSandbox):
         self._oom_seen = count
         return fired
 
+    async def _check_network(self) -> None:
+        if self.config.network:
+            return
+        code, _out = await self._script(
+            'set -- /sys/class/net/*; [ "$*" = /sys/class/net/lo ]', check=False
+        )
+        if code != 0:
+            await self.close()
+            raise SandboxError(
+                "The sandbox container has network interfaces besides loopback, though "
+                "its network is off; run `kiln sandbox doctor` and report this engine."
+            )
+
     async def _recover(self) -> None:
         """The container vanished: start a fresh one on the same workspace, back to the
         last checkpoint (the workspace is otherwise kept as it was)."""
         await asyncio.to_thread(self._recover_sync)
+        await self._check_network()
         await self._script('mkdir -p "$HOME"')
         if self.last_checkpoint:
             await self.restore(self.last_checkpoint)
@@ -371,6 +397,19 @@ class DockerSandbox(WorkspaceSandbox):
             raise SandboxGone(
                 "The sandbox container is gone; run the next command to get a fresh one."
             ) from None
+
+
+# What the engine's own network setup would have put in /etc/hosts for a container
+# with no network.
+_HOSTS = (
+    "127.0.0.1\tlocalhost\n"
+    "::1\tlocalhost ip6-localhost ip6-loopback\n"
+    "fe00::0\tip6-localnet\n"
+    "ff00::0\tip6-mcastprefix\n"
+    "ff02::1\tip6-allnodes\n"
+    "ff02::2\tip6-allrouters\n"
+    "127.0.1.1\tkiln\n"
+)
 
 
 def _mount(target: str, source: str, kind: str, *, read_only: bool = False) -> dict[str, Any]:

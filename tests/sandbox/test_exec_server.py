@@ -102,3 +102,19 @@ async def test_image_without_python3_uses_plain_exec(
     assert "src/app.py" in await sandbox.changed_files()
     slow = await sandbox.exec("sleep 100", timeout=1)
     assert slow.timed_out
+
+
+async def test_no_network_but_loopback_and_localhost_work(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    probe = (
+        "import socket\n"
+        "server = socket.create_server(('127.0.0.1', 0))\n"
+        "port = server.getsockname()[1]\n"
+        "client = socket.create_connection(('localhost', port), timeout=2)\n"
+        "print('loopback ok', socket.gethostbyname(socket.gethostname()))\n"
+    )
+    result = await sandbox.exec(f"python3 -c \"{probe}\"; ls /sys/class/net")
+    assert result.output.split() == ["loopback", "ok", "127.0.1.1", "lo"]
