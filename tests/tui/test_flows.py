@@ -5,6 +5,7 @@ Nothing reaches the repository without its approval: each test checks the file o
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -152,5 +153,12 @@ async def test_ctrl_c_twice_quits_and_removes_the_sandbox(tmp_path: Path) -> Non
             await pilot.press("ctrl+c")
             await wait_for(pilot, lambda: not app.is_running, timeout=30)
         assert app.closed
+        # The container is removed by a detached process (kiln's exit does not wait).
+        for _ in range(200):
+            try:
+                docker.from_env().containers.get(name)
+            except docker.errors.NotFound:
+                break
+            await asyncio.sleep(0.05)
         with pytest.raises(docker.errors.NotFound):
             docker.from_env().containers.get(name)
