@@ -1,7 +1,7 @@
 """What every backend shares: the exec wrapper, output capping, and the git-backed workspace ops.
 
 A backend supplies `_run` (run argv inside the sandbox, feed output to a sink, honour a
-deadline) and `write_file`; everything else here is written once on top of them.
+deadline) and `_write_file`; everything else here is written once on top of them.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ class _Snapshot:
 
 
 class WorkspaceSandbox:
-    """Base of the backends. Subclasses implement `_run`, `write_file`, `start`, `close`."""
+    """Base of the backends. Subclasses implement `_run`, `_write_file`, `start`, `close`."""
 
     repo: Path
 
