@@ -116,5 +116,5 @@ async def test_no_network_but_loopback_and_localhost_work(
         "client = socket.create_connection(('localhost', port), timeout=2)\n"
         "print('loopback ok', socket.gethostbyname(socket.gethostname()))\n"
     )
-    result = await sandbox.exec(f"python3 -c \"{probe}\"; ls /sys/class/net")
+    result = await sandbox.exec(f'python3 -c "{probe}"; ls /sys/class/net')
     assert result.output.split() == ["loopback", "ok", "127.0.1.1", "lo"]
