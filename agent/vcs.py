@@ -138,16 +138,15 @@ def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -
             # tree, so the merge sees the person's edits and their real index stays as is.
             env = _private_index(repo, Path(tmp) / "index", touched_paths(patches))
             args.append("--3way")
-        _git_apply(
-            repo,
-            [*args, "--check"],
-            diff_text,
-            env,
-            "nothing was written: bring the repository back to where the session started.",
-        )
-        _git_apply(
-            repo, args, diff_text, env, "resolve the conflict markers git left, then continue."
-        )
+        untouched = "nothing was written: bring the repository back to where the session started."
+        if env is None:
+            # `git apply` is all or nothing by itself: one run both checks and writes.
+            _git_apply(repo, args, diff_text, env, untouched)
+        else:
+            _git_apply(repo, [*args, "--check"], diff_text, env, untouched)
+            _git_apply(
+                repo, args, diff_text, env, "resolve the conflict markers git left, then continue."
+            )
     return touched_paths(patches)
 
 
