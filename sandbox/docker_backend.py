@@ -50,8 +50,13 @@ class DockerSandbox(WorkspaceSandbox):
         if self.baseline is not None:  # started already
             return
         await asyncio.to_thread(self._start_sync)
-        await self._check_network()
-        await self._take_baseline()
+        # Both at once (the server runs requests side by side); the check's verdict wins.
+        outcomes = await asyncio.gather(
+            self._check_network(), self._take_baseline(), return_exceptions=True
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
 
     def _start_sync(self) -> None:
         if not self.repo.is_dir():
