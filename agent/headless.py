@@ -15,19 +15,23 @@ import json
 import signal
 import sys
 import time
+import uuid
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.config import Settings, load_settings
 from agent.errors import KilnError, SandboxError, UsageError
 from agent.events import Event, Finished, StopReason
-from agent.headless_output import final_report, render_text
-from agent.llm.base import ModelClient
-from agent.runstate import exit_code_for
-from agent.session import Session, _create_client, _create_sandbox
-from agent.store import Store
 from sandbox.base import SandboxError as SandboxProblem
+
+# The session, the store and the model client are imported only once the container is
+# being started (see run_headless): their imports then cost the run nothing.
+if TYPE_CHECKING:
+    from agent.llm.base import ModelClient
+    from agent.session import Session
+    from agent.store import Store
+    from sandbox.base import Sandbox
 
 
 class HeadlessApprover:
@@ -88,20 +92,42 @@ async def run_headless(
     """The whole run; `client`, `out`, `err` and `store` are there for in-process callers."""
     out, err = out or sys.stdout, err or sys.stderr
     started = time.monotonic()
-    session = Session(
-        settings,
-        repo,
-        HeadlessApprover(bool(args.apply)),
-        Mode(args.approval),
-        client=client,
-        store=store,
-    )
+    session_id = uuid.uuid4().hex[:12]
+    # Starting the container is the longest wait of a short run: it begins first, and
+    # everything else (imports, the model client, the session) happens meanwhile.
+    made: list[Sandbox] = []
+    sandbox_started = asyncio.ensure_future(_start_sandbox(repo, settings, session_id, made))
+    interrupted: list[bool] = []
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGINT, session.cancel)
-        loop.add_signal_handler(signal.SIGTERM, session.cancel)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, interrupted.append, True)
+    session: Session | None = None
     try:
-        await _start_overlapped(session)
+        client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
+        # Both run to the end before an error is raised, so close() knows every container;
+        # a model problem is reported before a sandbox one.
+        outcomes = await asyncio.gather(client_created, sandbox_started, return_exceptions=True)
+        from agent.session import Session
+
+        session = Session(
+            settings,
+            repo,
+            HeadlessApprover(bool(args.apply)),
+            Mode(args.approval),
+            session_id=session_id,
+            client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
+            sandbox=made[0] if made else None,
+            store=store,
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, session.cancel)
+        if interrupted:
+            session.cancel()
         await session.start()
         finished = await _drive(session, args, out, err)
         return await _conclude(session, args, finished, started, out, err)
@@ -109,12 +135,33 @@ async def run_headless(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
             loop.remove_signal_handler(signal.SIGTERM)
-        await session.close()
+        if session is not None:
+            await session.close()
+        elif made:
+            await made[0].close()
 
 
-def _import_client_modules() -> None:
+async def _start_sandbox(
+    repo: Path, settings: Settings, session_id: str, made: list[Sandbox]
+) -> None:
+    """Create (importing the backend is slow too: in a thread) and start the sandbox;
+    `made` gets it before it starts, so it is closed whatever happens."""
+
+    def create() -> Sandbox:
+        from sandbox.factory import create_sandbox
+
+        return create_sandbox(repo, settings.sandbox, session_id=session_id)
+
+    made.append(await asyncio.to_thread(create))
+    await made[0].start()
+
+
+def _import_run_modules() -> None:
     # httpx imports its async backend on the first request; that is the first turn's wait.
     for name in (
+        "agent.session",
+        "agent.headless_output",
+        "agent.runstate",
         "agent.resolve",
         "agent.llm.factory",
         "agent.llm.openai_compat",
@@ -124,33 +171,16 @@ def _import_client_modules() -> None:
             importlib.import_module(name)
 
 
-async def _start_overlapped(session: Session) -> None:
-    """Start the sandbox and set up the model client at the same time: starting the
-    container is the longest wait of a short run, and the client's imports, TLS setup and
-    reachability probe fit inside it. Session.start() then finds both ready."""
+async def _create_client_after_imports(
+    client: ModelClient | None, settings: Settings
+) -> ModelClient:
+    # In a thread, or the imports would hold up the sandbox's next step on the loop.
+    await asyncio.to_thread(_import_run_modules)
+    if client is not None:
+        return client
+    from agent.session import _create_client
 
-    async def start_sandbox() -> None:
-        if session.sandbox is None:  # importing the backend is slow too: off the loop
-            session.sandbox = await asyncio.to_thread(
-                _create_sandbox, session.repo, session.settings, session.session_id
-            )
-        await session.sandbox.start()
-
-    async def create_client() -> None:
-        if session.client is None:
-            # Import in a thread too, or the imports would hold up the sandbox's next step.
-            await asyncio.to_thread(_import_client_modules)
-            session.client = await _create_client(session.settings)
-
-    # The sandbox goes first: its thread is under way before the client's imports block
-    # the loop. Both run to the end before an error is raised, so close() knows every
-    # container; a model problem is reported before a sandbox one.
-    sandbox_started, client_created = await asyncio.gather(
-        start_sandbox(), create_client(), return_exceptions=True
-    )
-    for outcome in (client_created, sandbox_started):
-        if isinstance(outcome, BaseException):
-            raise outcome
+    return await _create_client(settings)
 
 
 async def _drive(session: Session, args: argparse.Namespace, out: TextIO, err: TextIO) -> Finished:
@@ -168,6 +198,8 @@ def _emit(event: Event, fmt: str, out: TextIO, err: TextIO) -> None:
         out.write(json.dumps(event.to_dict()) + "\n")
         out.flush()
     elif fmt == "text":
+        from agent.headless_output import render_text
+
         line = render_text(event)
         if line:
             err.write(line + "\n")
@@ -192,6 +224,9 @@ async def _conclude(
     elif args.apply and diff.strip():
         err.write("kiln: the task did not finish, so nothing was applied (see --patch-out).\n")
     tests_after = session.tests_after or session.tests_before
+    from agent.headless_output import final_report
+    from agent.runstate import exit_code_for
+
     code = exit_code_for(finished.stop_reason, tests_after)
     report = final_report(
         session, finished, diff, applied, tests_after, code, time.monotonic() - started

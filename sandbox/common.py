@@ -43,6 +43,8 @@ def sandbox_env(config: SandboxConfig) -> dict[str, str]:
         "GIT_ASKPASS": "true",
         "DEBIAN_FRONTEND": "noninteractive",
         "PYTHONUNBUFFERED": "1",
+        # Python run inside must not leave __pycache__ files in the diff a person reviews.
+        "PYTHONDONTWRITEBYTECODE": "1",
     }
     env.update(config.env)
     return env
