@@ -230,6 +230,28 @@ class Session:
             self._deps.last_diff = await self.sandbox.diff()
         return label
 
+    async def switch_model(self, choice: str) -> ModelProfile:
+        """Use another model from the next request on, keeping the conversation.
+
+        `choice` names a profile (`[models.NAME]`) or, failing that, a model at the
+        current server. The meter prices every later request at the new model's prices.
+        """
+        from agent.llm.factory import create_client
+        from agent.resolve import check_reachable, resolve_profile
+
+        if choice in self.settings.models:
+            profile = await resolve_profile(self.settings, choice)
+        else:
+            profile = dataclasses.replace(self.profile, model=choice)
+        await check_reachable(profile)
+        old, self.client = self.client, create_client(profile)
+        if self._deps is not None:
+            self._deps.client = self.client
+            self._deps.meter.prices = profile.prices
+        if old is not None:
+            await old.aclose()
+        return profile
+
     async def close(self) -> None:
         if self._baseline is not None and not self._baseline.done():
             self._baseline.cancel()

@@ -150,14 +150,17 @@ class LineMode:
         elif name == "cost":
             say("\n".join(self.meter.summary_lines()))
         elif name == "model":
-            rows = [
-                f"{n}: {p.model} at {p.base_url}" for n, p in self.launch.settings.models.items()
-            ]
-            say(
-                "\n".join(rows)
-                if not arg
-                else "Switching the model inside a session is not supported yet; start again with --model."
-            )
+            if not arg:
+                rows = [f"In use: {session.profile.model}; /model NAME switches."]
+                rows += [
+                    f"{n}: {p.model} at {p.base_url}"
+                    for n, p in self.launch.settings.models.items()
+                ]
+                say("\n".join(rows))
+                return
+            profile = await session.switch_model(arg)
+            self.meter.model = profile.model
+            say(f"Model: {profile.model} at {profile.base_url}.")
         elif name in ("review", "compact"):
             say(f"/{name} is coming later; it is not in this build yet.", "warning")
         elif name == "sessions":

@@ -69,13 +69,24 @@ class SlashCommands:
             for name, p in self.settings.models.items()
         ]
         if not arg:
-            await self.say("\n".join(rows) or "No model profiles are configured.")
+            current = self.session.profile.model if self.session and self.session.client else ""
+            head = f"In use: {current}. " if current else ""
+            listing = "\n".join(rows) or "No model profiles are configured."
+            await self.say(
+                f"{head}/model NAME switches to a profile or a model at this server.\n{listing}"
+            )
             return
-        await self.say(
-            "Switching the model inside a running session is not supported yet; "
-            f"start kiln again with --model {arg}.",
-            "warning",
-        )
+        if self.session is None or self.running:
+            await self.say("Switch the model when the session is idle.", "warning")
+            return
+        try:
+            profile = await self.session.switch_model(arg)
+        except KilnError as exc:
+            await self.say(exc.message, "error")
+            return
+        self.meter_state.model = profile.model
+        self.main.redraw_meter_now()
+        await self.say(f"Model: {profile.model} at {profile.base_url}.")
 
     async def _cmd_diff(self: KilnApp, arg: str) -> None:
         if await self._need_session():

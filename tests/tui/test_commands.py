@@ -109,3 +109,23 @@ async def test_diff_and_resume_reopen_transcript_and_state(tmp_path: Path) -> No
             assert any(isinstance(e, Finished) for e in again.session.events)
             assert "Fixed `add` in calc.py." in transcript_text(again)
             assert "+    return a + b" in await again.session.diff()  # the workspace is back
+
+
+@pytest.mark.usefixtures("docker_ready")
+async def test_model_switches_the_next_request_and_keeps_the_conversation(tmp_path: Path) -> None:
+    repo = calc_repo(tmp_path / "repo")
+    turns = [{"text": f"Answer {n}."} for n in range(6)]
+    with ScriptedServer(turns) as server:
+        async with running(live_app(repo, server)) as pilot:
+            app = await ready(pilot)
+            await submit(pilot, "say something")
+            await wait_for(pilot, lambda: len(server.requests) >= 1 and not app.running)
+            await _say(pilot, "/model", "In use: scripted-model")
+            await _say(pilot, "/model other-model", "Model: other-model")
+            assert app.meter_state.model == "other-model"
+            before = len(server.requests)
+            await submit(pilot, "and again")
+            await wait_for(pilot, lambda: len(server.requests) > before)
+    first, after = server.requests[0].body, server.requests[before].body
+    assert first["model"] == "scripted-model" and after["model"] == "other-model"
+    assert any("say something" in str(m.get("content")) for m in after["messages"])
