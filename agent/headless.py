@@ -105,9 +105,13 @@ async def run_headless(
     session: Session | None = None
     try:
         client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
-        # Both run to the end before an error is raised, so close() knows every container;
+        # Opening the session store fits inside the wait as well.
+        store_opened = asyncio.ensure_future(asyncio.to_thread(_open_store, store))
+        # All run to the end before an error is raised, so close() knows every container;
         # a model problem is reported before a sandbox one.
-        outcomes = await asyncio.gather(client_created, sandbox_started, return_exceptions=True)
+        outcomes = await asyncio.gather(
+            client_created, sandbox_started, store_opened, return_exceptions=True
+        )
         from agent.session import Session
 
         session = Session(
@@ -118,7 +122,7 @@ async def run_headless(
             session_id=session_id,
             client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
             sandbox=made[0] if made else None,
-            store=store,
+            store=None if isinstance(outcomes[2], BaseException) else outcomes[2],
         )
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
@@ -126,8 +130,8 @@ async def run_headless(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(signum, session.cancel)
-        if interrupted:
-            session.cancel()
+        if interrupted:  # Ctrl+C while starting: stop here (exit 130), nothing was done
+            raise KeyboardInterrupt
         await session.start()
         finished = await _drive(session, args, out, err)
         return await _conclude(session, args, finished, started, out, err)
@@ -154,6 +158,12 @@ async def _start_sandbox(
 
     made.append(await asyncio.to_thread(create))
     await made[0].start()
+
+
+def _open_store(given: Store | None) -> Store:
+    from agent.store import Store
+
+    return given if given is not None else Store()
 
 
 def _import_run_modules() -> None:
