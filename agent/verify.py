@@ -6,7 +6,6 @@ import time
 from collections.abc import AsyncIterator
 
 from agent.approval import Mode
-from agent.briefing import FIX_CALL, quoted, read_texts
 from agent.events import (
     Checkpointed,
     Event,
@@ -21,6 +20,7 @@ from agent.llm.base import ToolCall
 from agent.loopkit import LoopDeps, Stop, enter, guarded
 from agent.pump import Emit
 from agent.runstate import RunState
+from agent.small_model import after_small_model_edit
 from agent.testdigest import TestDigest
 from agent.tools.shell import run_test_command
 
@@ -87,17 +87,11 @@ async def after_changes(
             yield event
         assert state.last_tests is not None
         feedback = "[kiln ran the tests after your edits]\n" + state.last_tests.text
-        if deps.client.profile.small_model and not state.last_tests.ok:
-            # A small model otherwise edits from memory of code that has since changed.
-            texts: list[dict[str, str]] = []
-            sandbox = deps.tool_context.sandbox
-            async for event in guarded(deps, state, lambda e: read_texts(sandbox, paths), texts):
+        if deps.client.profile.small_model:
+            async for event in after_small_model_edit(deps, state, paths, feedback):
                 yield event
-            files = quoted(texts[0])
-            if files:
-                shown = "\n\n".join(files)
-                feedback += f"\n\nThe files you changed, as they are now:\n\n{shown}\n\n{FIX_CALL}"
-        deps.conversation.add_feedback(feedback)
+        else:
+            deps.conversation.add_feedback(feedback)
 
 
 async def judge_finish(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIterator[Event]:

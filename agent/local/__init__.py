@@ -56,7 +56,9 @@ def profile_for(spec: ModelSpec, base_url: str, server_log: str = "") -> ModelPr
         small_model=True,
         request_timeout_s=900.0,  # a long first prompt on two CPU cores takes minutes
         max_retries=2,
-        temperature=0.2,  # the server's 0.8 makes a 1.5B model ramble instead of calling tools
+        # Low: the server's 0.8 made the 1.5B model ramble; with replies held to one JSON call
+        # that cannot happen any more, but at 0.7 its edits got wilder (1/5 solved, not 2-3).
+        temperature=0.2,
         server_log=server_log,  # the server streams no usage; its log has the true counts
     )
 

@@ -51,20 +51,15 @@ async def test_the_briefing_quotes_the_code_under_test_and_ends_with_the_request
     assert text.endswith("Make the tests pass.\n\n" + FIX_CALL)
 
 
-async def test_a_small_model_session_sees_the_code_before_and_after_each_failing_edit(
+async def test_a_small_model_sees_the_code_up_front_and_again_after_a_failing_edit(
     docker_ready: None, buggy_repo: Path
 ) -> None:
-    edit = {"name": "edit_file", "arguments": {"path": "calc.py", "old_text": "a - b"}}
-    script = [
-        {"tool_calls": [{**edit, "arguments": {**edit["arguments"], "new_text": "a * b"}}]},
-        {
-            "tool_calls": [
-                {**edit, "arguments": {"path": "calc.py", "old_text": "a * b", "new_text": "a + b"}}
-            ]
-        },
-        {"tool_calls": [{"name": "finish", "arguments": {"summary": "add adds"}}]},
-    ]
-    with ScriptedServer(script) as server:
+    def edit(old: str, new: str) -> dict[str, object]:
+        arguments = {"path": "calc.py", "old_text": old, "new_text": new}
+        return {"tool_calls": [{"name": "edit_file", "arguments": arguments}]}
+
+    finish = {"tool_calls": [{"name": "finish", "arguments": {"summary": "add adds"}}]}
+    with ScriptedServer([edit("a - b", "a * b"), edit("a * b", "a + b"), finish]) as server:
         profile = ModelProfile(base_url=server.base_url, model="m", small_model=True, max_retries=0)
         session = Session(
             load_settings(buggy_repo, env={}),
@@ -80,8 +75,11 @@ async def test_a_small_model_session_sees_the_code_before_and_after_each_failing
     assert isinstance(events[-1], Finished) and events[-1].status == "done"
     first = server.requests[0].body["messages"]
     assert first[0]["content"].startswith(SMALL_MODEL_PROMPT)
-    assert "def add(a, b):\n    return a - b" in first[1]["content"]
+    assert "calc.py:\n```\ndef add(a, b):\n    return a - b\n```" in first[1]["content"]
     assert first[1]["content"].endswith("Fix add.\n\n" + FIX_CALL)
     after_bad_edit = server.requests[1].body["messages"][-1]["content"]
-    assert "The files you changed, as they are now:" in after_bad_edit
-    assert "    return a * b" in after_bad_edit and after_bad_edit.endswith(FIX_CALL)
+    assert "Tests FAILED" in after_bad_edit
+    assert (
+        "as they are now:\n\ncalc.py:\n```\ndef add(a, b):\n    return a * b\n```" in after_bad_edit
+    )
+    assert after_bad_edit.endswith(FIX_CALL)
