@@ -1,8 +1,9 @@
 """kiln's end of the in-container command server (sandbox/exec_server.py).
 
-One `docker exec` starts the server with its stdin and stdout attached to a socket; after
-that every command is one request line out and a few frames back, with no engine round
-trip. A reader thread demultiplexes the frames: output goes straight to each command's
+The server starts with the container, on the main process's attached stdin and stdout
+(see LAUNCH), or, should it die, again with one `docker exec` attached the same way;
+after that every command is one request line out and a few frames back, with no engine
+round trip. A reader thread demultiplexes the frames: output goes straight to each command's
 sinks (bounded pieces, so memory stays flat), the exit status resolves its future.
 
 If the server cannot start (an image without python3) the backend keeps using plain
