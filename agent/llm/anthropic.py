@@ -29,8 +29,14 @@ from agent.llm.base import (
     ToolSpec,
 )
 from agent.llm.recovery import check_native_call
-from agent.llm.retry import Retryable, classify_transport_error, retrying, status_error
-from agent.llm.wire_common import http_timeout, resolve_api_key, sse_events, with_default_path
+from agent.llm.retry import Retryable, retrying
+from agent.llm.wire_common import (
+    http_timeout,
+    post_stream,
+    resolve_api_key,
+    sse_events,
+    with_default_path,
+)
 
 API_VERSION = "2023-06-01"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -217,36 +223,25 @@ class AnthropicClient:
         started = time.monotonic()
         ttft: float | None = None
         parts = MessageAssembler()
-        responded = False
-        try:
-            async with self._http.stream(
-                "POST", f"{self.base_url}/messages", json=body, headers=self._headers()
-            ) as response:
-                responded = True
-                if response.status_code >= 400:
-                    text = (await response.aread()).decode(errors="replace")
-                    raise status_error(
-                        response.status_code,
-                        text,
-                        self.base_url,
-                        self._key_hint,
-                        response.headers.get("retry-after"),
-                    )
-                async for _, data in sse_events(response):
-                    try:
-                        event = json.loads(data)
-                    except ValueError:
-                        raise Retryable(
-                            "cut", "the server sent malformed JSON in the stream"
-                        ) from None
-                    for out in parts.add(event):
-                        if ttft is None:
-                            ttft = time.monotonic() - started
-                        yield out
-                    if parts.done:
-                        break
-        except httpx.TransportError as exc:
-            raise classify_transport_error(exc, responded) from None
+        async with post_stream(
+            self._http,
+            f"{self.base_url}/messages",
+            body,
+            self._headers(),
+            base_url=self.base_url,
+            key_hint=self._key_hint,
+        ) as response:
+            async for _, data in sse_events(response):
+                try:
+                    event = json.loads(data)
+                except ValueError:
+                    raise Retryable("cut", "the server sent malformed JSON in the stream") from None
+                for out in parts.add(event):
+                    if ttft is None:
+                        ttft = time.monotonic() - started
+                    yield out
+                if parts.done:
+                    break
         if not parts.done:
             raise Retryable("cut", "the stream ended before message_stop")
         calls, problems = parts.tool_calls(tools)

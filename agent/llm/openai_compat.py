@@ -32,10 +32,11 @@ from agent.llm.base import (
 )
 from agent.llm.recovery import check_native_call
 from agent.llm.recovery_stream import recover_stream
-from agent.llm.retry import Retryable, classify_transport_error, retrying, status_error
+from agent.llm.retry import Retryable, classify_transport_error, retrying
 from agent.llm.wire_common import (
     estimate_tokens,
     http_timeout,
+    post_stream,
     resolve_api_key,
     sse_events,
     with_default_path,
@@ -258,31 +259,22 @@ class OpenAICompatClient:
         started = time.monotonic()
         ttft: float | None = None
         parts = ChunkAssembler()
-        responded = False
-        try:
-            async with self._http.stream(
-                "POST", f"{self.base_url}/chat/completions", json=body, headers=self._headers()
-            ) as response:
-                responded = True
-                if response.status_code >= 400:
-                    text = (await response.aread()).decode(errors="replace")
-                    raise status_error(
-                        response.status_code,
-                        text,
-                        self.base_url,
-                        self._key_hint,
-                        response.headers.get("retry-after"),
-                    )
-                async for payload in _payloads(response):
-                    if payload is None:
-                        parts.done = True
-                        break
-                    for event in parts.add(payload):
-                        if ttft is None:
-                            ttft = time.monotonic() - started
-                        yield event
-        except httpx.TransportError as exc:
-            raise classify_transport_error(exc, responded) from None
+        async with post_stream(
+            self._http,
+            f"{self.base_url}/chat/completions",
+            body,
+            self._headers(),
+            base_url=self.base_url,
+            key_hint=self._key_hint,
+        ) as response:
+            async for payload in _payloads(response):
+                if payload is None:
+                    parts.done = True
+                    break
+                for event in parts.add(payload):
+                    if ttft is None:
+                        ttft = time.monotonic() - started
+                    yield event
         if not parts.finished:
             raise Retryable("cut", "the stream ended before the reply was complete")
         calls, problems = parts.tool_calls(tools)

@@ -2,15 +2,51 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import AsyncIterator, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
 from agent.llm.base import ModelProfile
+from agent.llm.retry import classify_transport_error, status_error
 
 KILN_API_KEY = "KILN_API_KEY"
+
+
+@contextlib.asynccontextmanager
+async def post_stream(
+    http: httpx.AsyncClient,
+    url: str,
+    body: dict[str, Any],
+    headers: dict[str, str],
+    *,
+    base_url: str,
+    key_hint: str,
+) -> AsyncIterator[httpx.Response]:
+    """A streaming POST whose failures arrive as retry.Retryable or ModelError.
+
+    Errors in the body of the `async with` (a connection dropped mid-stream) are
+    classified too, knowing the server had already answered.
+    """
+    responded = False
+    try:
+        async with http.stream("POST", url, json=body, headers=headers) as response:
+            responded = True
+            if response.status_code >= 400:
+                text = (await response.aread()).decode(errors="replace")
+                raise status_error(
+                    response.status_code,
+                    text,
+                    base_url,
+                    key_hint,
+                    response.headers.get("retry-after"),
+                )
+            yield response
+    except httpx.TransportError as exc:
+        raise classify_transport_error(exc, responded) from None
 
 
 async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]:
