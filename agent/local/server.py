@@ -28,6 +28,7 @@ from agent.local.common import LocalModelError, log_dir
 from agent.local.weights import model_path
 
 READY_TIMEOUT_S = 180.0
+RAM_CACHE_BYTES = 256 << 20  # as counted by llama-cpp-python: about 4 states, ~1.5 GB in RAM
 
 
 @dataclass(frozen=True)
@@ -108,9 +109,12 @@ def server_command(spec: ModelSpec, port: int) -> list[str]:
         "--n_threads", threads,
         "--n_threads_batch", threads,
         # The RAM prompt cache keeps KV states across requests, so a prompt that shares a
-        # prefix with an earlier one (every agent turn does) skips re-reading it.
+        # prefix with an earlier one (every agent turn does) skips re-reading it. Its size
+        # counts only the KV part of a state, while each saved state also copies up to
+        # n_batch x vocab logits (512 x 151936 floats, 311 MB): 2 GB of "cache" held 18 GB.
+        # A few states are enough, since one session's turns reuse the live context anyway.
         "--cache", "true",
-        "--cache_size", str(2 << 30),
+        "--cache_size", str(RAM_CACHE_BYTES),
         # The server's default keeps logits for every position (n_ctx x vocab floats, ~10 GB
         # at 16k) and copies them into each cached state: the process grew to 17 GB.
         "--logits_all", "false",

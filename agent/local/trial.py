@@ -46,7 +46,8 @@ class TrialResult:
         return (
             f"{self.task:<12} {'SOLVED' if self.solved else 'failed':<7} status={self.status:<9}"
             f" steps={self.steps:<3} calls={self.tool_calls:<3} recovered={self.recovered_calls:<3}"
-            f" tokens in={self.input_tokens} (cached {self.cached_tokens}) out={self.output_tokens}"
+            f" tokens in={self.input_tokens} (cached {self.cached_tokens},"
+            f" {self.cached_tokens / max(1, self.input_tokens):.0%}) out={self.output_tokens}"
             f" server-cache={cache.cached_share:.0%} of {cache.prompt_tokens}"
             f" wall={self.wall_s:.0f}s"
         )
