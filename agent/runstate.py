@@ -103,4 +103,13 @@ class RunState:
         recent = self.last_calls[-repeat:]
         if repeat and len(recent) == repeat and len(set(recent)) == 1:
             return StopReason.REPEATED_CALL
+        # Two calls taking turns (read a file, make the same failing edit, read it again...)
+        # is the same loop; small models fall into it.
+        pairs = self.last_calls[-2 * repeat :]
+        if (
+            repeat
+            and len(pairs) == 2 * repeat
+            and len(set(pairs[::2])) == len(set(pairs[1::2])) == 1
+        ):
+            return StopReason.REPEATED_CALL
         return None
