@@ -29,7 +29,12 @@ _WORD_PATH = re.compile(r"[\w./-]+\.\w+")
 
 def is_test_file(path: str) -> bool:
     name = posixpath.basename(path)
-    return name.startswith("test") or "_test." in name or ".test." in name or "/tests/" in path
+    marked = name.startswith("test_") or name in ("test.py", "tests.py", "conftest.py")
+    return (
+        marked
+        or any(m in name for m in ("_test.", ".test.", ".spec."))
+        or ("/tests/" in "/" + path)
+    )
 
 
 def files_involved(
