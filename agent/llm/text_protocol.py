@@ -24,7 +24,6 @@ from agent.llm.recovery_stream import recover_stream
 
 CALL_FORMAT = '```json\n{"name": "TOOL_NAME", "arguments": {...}}\n```'
 JSON_CALL_FORMAT = '{"name": "TOOL_NAME", "arguments": {...}}'
-STYLES = ("fenced", "json")
 
 
 def tool_instructions(tools: list[ToolSpec], style: str = "fenced") -> str:
