@@ -118,6 +118,9 @@ def server_command(spec: ModelSpec, port: int) -> list[str]:
         # The server's default keeps logits for every position (n_ctx x vocab floats, ~10 GB
         # at 16k) and copies them into each cached state: the process grew to 17 GB.
         "--logits_all", "false",
+        # Two kiln sessions (or `kiln batch`) share the server: by default a new request cuts
+        # off the one running (it ends at once, empty); queue them instead.
+        "--interrupt_requests", "false",
         # Verbose logs carry "N prefix-match hit" per request: the cache share is measurable.
         "--verbose", "true",
     ]  # fmt: skip
