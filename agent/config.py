@@ -178,6 +178,9 @@ def _coerce(cls: type, values: dict[str, Any], section: str, sources: dict[str, 
     return cls(**kwargs)
 
 
+_KIND_NAMES = {bool: "true or false", int: "a whole number", float: "a number", dict: "a table"}
+
+
 def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> Any:
     try:
         if isinstance(default, bool):
@@ -202,7 +205,8 @@ def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> 
             return str(value)
     except (TypeError, ValueError):
         pass
-    raise _bad_key(dotted, sources, f"{value!r} should be a {type(default).__name__}")
+    kind = _KIND_NAMES.get(type(default), "text")
+    raise _bad_key(dotted, sources, f"{value!r} should be {kind}")
 
 
 def _bad_key(key: str, sources: dict[str, str], what: str) -> ConfigError:

@@ -109,7 +109,9 @@ def main(
     if settings.models:
         console.print(profiles_table(settings))
     else:
-        console.print("No model profile is configured ([models.main] in .kiln.toml or --base-url).")
+        console.print(
+            "No model profile is configured (\\[models.main] in .kiln.toml or --base-url)."
+        )
     found = asyncio.run(probe_local_servers(ports))
     if found:
         console.print(servers_table(found))
