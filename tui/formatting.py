@@ -54,6 +54,12 @@ def tests_summary(ran: TestsRan) -> str:
     return "\n".join(lines)
 
 
+APPLY_HINT = (
+    "{n} file(s) changed in the sandbox only: /diff to review, /apply to write them "
+    "to your working tree, /undo to step back."
+)
+
+
 def finished_summary(done: Finished) -> str:
     reason = done.stop_reason.value.replace("_", " ")
     head = done.status if reason == done.status else f"{done.status}: {reason}"

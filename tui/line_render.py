@@ -18,6 +18,7 @@ from agent.events import (
     AssistantMessage,
     ErrorEvent,
     Event,
+    FilesChanged,
     Finished,
     Notice,
     PhaseChanged,
@@ -27,7 +28,14 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from tui.formatting import call_head, call_result, finished_summary, tests_passed, tests_summary
+from tui.formatting import (
+    APPLY_HINT,
+    call_head,
+    call_result,
+    finished_summary,
+    tests_passed,
+    tests_summary,
+)
 from tui.meter_state import MeterState, human_tokens
 
 STATUS = {"pending": "○", "in_progress": "◐", "done": "●"}
@@ -40,6 +48,7 @@ class LineRenderer:
         self.meter = meter
         self._live: Live | None = None
         self._text = ""
+        self._changed: tuple[str, ...] = ()  # the sandbox's changed paths, from FilesChanged
 
     def pause(self) -> None:
         """End the live Markdown view (it stays on screen as printed)."""
@@ -83,7 +92,11 @@ class LineRenderer:
             self.note(finished_summary(event), "success" if event.status == "done" else "warning")
             if event.summary:
                 self.console.print(Markdown(event.summary))
+            if self._changed:
+                self.note(APPLY_HINT.format(n=len(self._changed)))
             self.note(self.meter_line())
+        elif isinstance(event, FilesChanged):
+            self._changed = event.paths
 
     def meter_line(self) -> str:
         m = self.meter

@@ -19,6 +19,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from tui.formatting import APPLY_HINT
 from tui.widgets.blocks import (
     AssistantReply,
     FinishedLine,
@@ -31,11 +32,6 @@ from tui.widgets.blocks import (
 # Blocks kept mounted: older ones leave the screen (they stay in the session's events and
 # store) so a day-long session does not grow the app's memory without bound.
 MAX_BLOCKS = 300
-
-APPLY_HINT = (
-    "{n} file(s) changed in the sandbox only: /diff to review, /apply to write them "
-    "to your working tree, /undo to step back."
-)
 
 VERDICTS = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
 
