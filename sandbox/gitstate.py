@@ -98,11 +98,7 @@ def commit_tree_script() -> str:
 
 def checkpoint_script() -> str:
     """Commit the whole workspace; the label comes in $KILN_LABEL so it needs no quoting."""
-    return (
-        f"{_ADD_ALL} && t=$({_GIT} write-tree) && p=$({_GIT} rev-parse refs/kiln/head) && "
-        f'c=$({_GIT} commit-tree -p $p -m "$KILN_LABEL" $t) && '
-        f"{_GIT} update-ref refs/kiln/head $c && echo $c"
-    )
+    return f"{_ADD_ALL} && KILN_TREE=$({_GIT} write-tree) && {commit_tree_script()}"
 
 
 def restore_script() -> str:
