@@ -31,9 +31,6 @@ from agent.tools.gate import ApprovalGate
 from agent.tools.shell import run_test_command
 from sandbox.base import Sandbox
 
-# Python in the sandbox must not leave __pycache__ files in the diff the person reviews.
-SANDBOX_ENV = {"PYTHONDONTWRITEBYTECODE": "1"}
-
 
 class Session:
     def __init__(
@@ -311,9 +308,7 @@ async def _create_client(settings: Settings) -> ModelClient:
 def _create_sandbox(repo: Path, settings: Settings, session_id: str) -> Sandbox:
     from sandbox.factory import create_sandbox
 
-    config = settings.sandbox
-    config = dataclasses.replace(config, env={**SANDBOX_ENV, **config.env})
-    return create_sandbox(repo, config, session_id=session_id)
+    return create_sandbox(repo, settings.sandbox, session_id=session_id)
 
 
 async def _reapply(sandbox: Sandbox, diff: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from agent.events import Event
 from agent.llm.base import ModelProfile, Prices
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted import ScriptedServer
-from agent.session import SANDBOX_ENV, Session
+from agent.session import Session
 from agent.testdigest import detect_test_command
 from agent.tools import ToolContext
 from agent.tools.gate import ApprovalGate
@@ -78,7 +77,7 @@ def buggy_repo(tmp_path: Path) -> Path:
 @pytest.fixture
 async def sandbox(docker_ready: None, buggy_repo: Path) -> AsyncIterator[Sandbox]:
     settings = load_settings(buggy_repo, env={})
-    config = dataclasses.replace(settings.sandbox, env=dict(SANDBOX_ENV))
+    config = settings.sandbox
     box = create_sandbox(buggy_repo, config)
     await box.start()
     try:
