@@ -36,18 +36,6 @@ class NoModelConfigured(ConfigError):
         super().__init__(NOTHING_CONFIGURED)
 
 
-async def list_models(base_url: str, timeout: float = PROBE_TIMEOUT_S) -> list[str] | None:
-    """Model ids a server offers at `/v1/models`, or None when nothing answers there."""
-    try:
-        async with httpx.AsyncClient(timeout=timeout) as http:
-            response = await http.get(base_url.rstrip("/") + "/models")
-        response.raise_for_status()
-        data = response.json().get("data", [])
-        return [str(item["id"]) for item in data if isinstance(item, dict) and "id" in item]
-    except (httpx.HTTPError, ValueError, AttributeError, KeyError):
-        return None
-
-
 async def resolve_profile(settings: Settings, name: str = "main") -> ModelProfile:
     configured = settings.models.get(name)
     if configured is not None and configured.base_url:
@@ -82,7 +70,9 @@ async def _with_model(profile: ModelProfile, name: str) -> ModelProfile:
     """A configured server without a model name: take the one it serves, when only one."""
     if profile.model:
         return profile
-    models = await list_models(profile.base_url)
+    from agent.llm.discovery import list_models
+
+    models = await list_models(profile.base_url, PROBE_TIMEOUT_S)
     if models:
         return dataclasses.replace(profile, model=models[0])
     raise ConfigError(

@@ -47,17 +47,28 @@ async def probe_local_servers(
     return [server for server in found if server is not None]
 
 
+async def list_models(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) -> list[str] | None:
+    """Model ids a server offers at `/v1/models`, or None when nothing answers there."""
+    async with httpx.AsyncClient(timeout=timeout_s) as client:
+        ids = await _model_ids(client, base_url)
+    return None if ids is None else list(ids)
+
+
 async def _probe(client: httpx.AsyncClient, name: str, port: int) -> FoundServer | None:
     base_url = f"http://127.0.0.1:{port}/v1"
+    ids = await _model_ids(client, base_url)
+    return None if ids is None else FoundServer(name, base_url, ids)
+
+
+async def _model_ids(client: httpx.AsyncClient, base_url: str) -> tuple[str, ...] | None:
     try:
-        response = await client.get(f"{base_url}/models")
+        response = await client.get(f"{base_url.rstrip('/')}/models")
         data = response.json().get("data") if response.status_code == 200 else None
     except (httpx.HTTPError, ValueError, AttributeError):
         return None
     if not isinstance(data, list):
         return None
-    ids = tuple(str(item["id"]) for item in data if isinstance(item, dict) and "id" in item)
-    return FoundServer(name, base_url, ids)
+    return tuple(str(item["id"]) for item in data if isinstance(item, dict) and "id" in item)
 
 
 def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
