@@ -46,7 +46,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=float, help="wall-clock limit in seconds")
     run.add_argument("--output-format", choices=["text", "json", "stream-json"], default="text")
     run.add_argument("--test-command", help="the command that runs the tests")
-    run.set_defaults(handler="agent.headless:main", exit_at_once=True)
+    run.set_defaults(handler="agent.headless.run:main", exit_at_once=True)
 
     chat = sub.add_parser("chat", help="interactive session")
     _model_flags(chat)
@@ -64,17 +64,17 @@ def _build_parser() -> argparse.ArgumentParser:
     config = sub.add_parser("config", help="show the effective settings")
     config.add_argument("action", choices=["show"])
     _model_flags(config)
-    config.set_defaults(handler="agent.config_cli:main")
+    config.set_defaults(handler="agent.settings.cli:main")
 
     sessions = sub.add_parser("sessions", help="stored sessions")
     sessions.add_argument("action", choices=["list", "show", "export"])
     sessions.add_argument("id", nargs="?")
-    sessions.set_defaults(handler="agent.store_cli:main")
+    sessions.set_defaults(handler="agent.store.cli:main")
 
     scripted = sub.add_parser("serve-scripted", help="serve a scripted model on 127.0.0.1")
     scripted.add_argument("script", help="a JSON script of turns")
     scripted.add_argument("--port", type=int, default=0)
-    scripted.set_defaults(handler="agent.llm.scripted_server:main")
+    scripted.set_defaults(handler="agent.llm.scripted.cli:main")
 
     sandbox = sub.add_parser("sandbox", help="the sandbox: doctor, run, build, bootstrap, prune")
     sandbox.set_defaults(handler="sandbox.cli:main")

@@ -16,19 +16,19 @@ from pathlib import Path
 
 from agent import tools
 from agent.approval import Action, Approver, Mode
-from agent.briefing import briefing
-from agent.config import Settings
-from agent.context import Conversation, system_prompt
-from agent.cost import Meter
+from agent.cost.meter import Meter
 from agent.errors import KilnError
 from agent.events import Checkpointed, Event, Notice, SessionStarted, Usage
 from agent.llm.base import ModelClient, ModelProfile
-from agent.loop import LoopDeps, run_task
-from agent.runstate import RunState
-from agent.store import Store
-from agent.testdigest import TestDigest, detect_test_command
+from agent.prompts.briefing import briefing
+from agent.prompts.conversation import Conversation, system_prompt
+from agent.run.loop import LoopDeps, run_task
+from agent.run.state import RunState
+from agent.settings.config import Settings
+from agent.store.db import Store
 from agent.tools.gate import ApprovalGate
 from agent.tools.shell import run_test_command
+from agent.tools.testdigest import TestDigest, detect_test_command
 from sandbox.base import Sandbox
 
 
@@ -207,7 +207,7 @@ class Session:
             self._record(event)
         if refusal:
             return []
-        from agent.vcs import apply_to_host
+        from agent.vcs.apply import apply_to_host
 
         return await apply_to_host(self.repo, diff, self.sandbox)
 
@@ -234,7 +234,7 @@ class Session:
         current server. The meter prices every later request at the new model's prices.
         """
         from agent.llm.factory import create_client
-        from agent.resolve import check_reachable, resolve_profile
+        from agent.llm.resolve import check_reachable, resolve_profile
 
         if choice in self.settings.models:
             profile = await resolve_profile(self.settings, choice)
@@ -274,7 +274,7 @@ class Session:
         store: Store | None = None,
     ) -> Session:
         """Reopen a stored session (`--resume ID`, or "last"): conversation and workspace."""
-        from agent.events_codec import event_from_dict
+        from agent.store.codec import event_from_dict
 
         store = store or Store()
         row = store.find(session_id)
@@ -298,7 +298,7 @@ class Session:
 
 async def _create_client(settings: Settings) -> ModelClient:
     from agent.llm.factory import create_client
-    from agent.resolve import check_reachable, resolve_profile
+    from agent.llm.resolve import check_reachable, resolve_profile
 
     profile = await resolve_profile(settings)
     await check_reachable(profile)

@@ -32,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agent.llm.scripted import ScriptedServer  # noqa: E402
+from agent.llm.scripted.server import ScriptedServer  # noqa: E402
 from bench.overhead_others import Measured, run_aider, run_mini  # noqa: E402
 
 KILN = str(ROOT / ".venv" / "bin" / "kiln")

@@ -34,7 +34,7 @@ t0 = float(sys.argv[2])
 from textual.app import App
 if sys.argv[1] == "kiln":
     from pathlib import Path
-    from agent.config import Settings
+    from agent.settings.config import Settings
     from tui.app import KilnApp
     app = KilnApp(Settings(), Path("."), connect=False)
 else:
@@ -142,8 +142,8 @@ async def streaming(seconds: float, tokens_per_s: int = 2000) -> None:
 
 async def long_session(steps: int) -> None:
     from agent.approval import Mode
-    from agent.config import load_settings
     from agent.events import Finished
+    from agent.settings.config import load_settings
     from tests.tui.live import live_app
     from tests.tui.scripts import calc_repo
 

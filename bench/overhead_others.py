@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from bench.timed_command import logged_seconds, timed
 
 BENCH_VENV = Path(tempfile.gettempdir()) / "kiln-bench-venv"

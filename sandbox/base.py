@@ -20,7 +20,7 @@ DEFAULT_IMAGE = "kiln-sandbox:latest"
 
 @dataclass(frozen=True)
 class SandboxConfig:
-    """Limits and choices for one sandbox; agent.config fills it from settings."""
+    """Limits and choices for one sandbox; agent.settings.config fills it from settings."""
 
     backend: str = "docker"  # "docker" | "bwrap" | "auto"
     image: str = DEFAULT_IMAGE

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.config import describe, load_settings
 from agent.errors import ConfigError
+from agent.settings.config import describe, load_settings
 
 
 def test_layers_later_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

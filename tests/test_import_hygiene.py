@@ -8,7 +8,7 @@ import sys
 CORE_MODULES = [
     "agent.cli",
     "agent.events",
-    "agent.config",
+    "agent.settings.config",
     "agent.approval",
     "agent.llm.base",
     "sandbox.base",

@@ -1,6 +1,6 @@
 """Textual themes shipped with kiln, user themes from the XDG config dir, the remembered choice.
 
-A user theme is a TOML file in `agent.paths.user_themes_dir()` whose keys are Textual
+A user theme is a TOML file in `agent.settings.paths.user_themes_dir()` whose keys are Textual
 `Theme` fields (`name`, `primary`, `background`, `dark`, a `[variables]` table ...).
 A broken file is reported in one sentence and skipped, never fatal.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from textual.theme import Theme
 
-from agent import paths
+from agent.settings import paths
 
 DEFAULT_THEME = "kiln-dark"
 

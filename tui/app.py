@@ -22,10 +22,10 @@ from textual.theme import Theme
 
 import themes
 from agent.approval import Mode
-from agent.config import Settings
 from agent.errors import KilnError
 from agent.events import Event
 from agent.llm.base import ModelClient
+from agent.settings.config import Settings
 from tui.approver import TuiApprover
 from tui.commands import next_mode
 from tui.history import PromptHistory
@@ -134,7 +134,7 @@ class KilnApp(SlashCommands, App[int]):
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def start_session(self) -> None:
-        from agent.resolve import NoModelConfigured
+        from agent.llm.resolve import NoModelConfigured
         from agent.session import Session  # the core loads after the first frame
 
         side = self.main.side

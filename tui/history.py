@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from agent import paths
+from agent.settings import paths
 
 MAX_ENTRIES = 1000
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from agent.approval import Mode
-from agent.config import Settings, load_settings
 from agent.errors import UsageError
+from agent.settings.config import Settings, load_settings
 from tui.commands import parse_mode
 
 

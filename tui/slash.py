@@ -130,7 +130,7 @@ class SlashCommands:
         )
 
     async def _cmd_sessions(self: KilnApp, arg: str) -> None:
-        from agent.store import Store
+        from agent.store.db import Store
 
         store = Store()
         try:

@@ -18,7 +18,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from agent.config import Settings, load_settings
+from agent.settings.config import Settings, load_settings
 
 # (server, port) where the usual local inference servers listen by default.
 LOCAL_PORTS: tuple[tuple[str, int], ...] = (

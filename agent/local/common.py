@@ -8,8 +8,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent import paths
 from agent.errors import KilnError
+from agent.settings import paths
 
 
 class LocalModelError(KilnError):

@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 from agent import local
-from agent.config import load_settings
 from agent.errors import KilnError
 from agent.local.bundled import BundledTask, bundled_task, bundled_tasks
 from agent.local.trial import TrialResult, run_trial, summary
+from agent.settings.config import load_settings
 
 DEFAULT_TASK = "temperature"
 

@@ -17,9 +17,9 @@ from agent.llm.base import ToolSpec
 from sandbox.base import Sandbox
 
 if TYPE_CHECKING:
-    from agent.config import Settings
-    from agent.testdigest import TestDigest
+    from agent.settings.config import Settings
     from agent.tools.gate import ApprovalGate
+    from agent.tools.testdigest import TestDigest
 
 
 class ToolFailure(Exception):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from agent.approval import Action
-from agent.testdigest import TestDigest, digest
 from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool
+from agent.tools.testdigest import TestDigest, digest
 from sandbox.base import ExecResult
 
 DEFAULT_COMMAND_TIMEOUT_S = 120.0

@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 
 from agent.approval import ApprovalRequest, Decision, Mode, Verdict
-from agent.config import Settings, load_settings
 from agent.events import Event
 from agent.llm.base import ModelProfile, Prices
 from agent.llm.openai_compat import OpenAICompatClient
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from agent.session import Session
-from agent.testdigest import detect_test_command
+from agent.settings.config import Settings, load_settings
 from agent.tools import ToolContext
 from agent.tools.gate import ApprovalGate
+from agent.tools.testdigest import detect_test_command
 from sandbox.base import Sandbox
 from sandbox.factory import create_sandbox
 from tests.conftest import make_git_repo

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.approval import Mode
-from agent.briefing import FIX_CALL, briefing, code_file_in, files_involved
-from agent.config import load_settings
-from agent.context import SMALL_MODEL_PROMPT, nudge
 from agent.events import Finished
 from agent.llm.base import ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
+from agent.prompts.briefing import FIX_CALL, briefing, code_file_in, files_involved
+from agent.prompts.conversation import SMALL_MODEL_PROMPT, nudge
 from agent.session import Session
+from agent.settings.config import load_settings
 from agent.tools.shell import run_test_command
 from sandbox.base import Sandbox
 from tests.core.conftest import ScriptedPerson, tool_context

@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-from agent.config import Limits
-from agent.context import Conversation, truncate
-from agent.cost import Meter, format_usage
+from agent.cost.meter import Meter, format_usage
 from agent.events import StopReason, Usage
 from agent.llm.base import Message, Prices, ToolCall
+from agent.prompts.conversation import Conversation, truncate
+from agent.settings.config import Limits
 
 
 def test_meter_sums_and_prices_every_kind_of_token() -> None:

@@ -187,7 +187,7 @@ async def test_cancel_then_follow_up_keeps_history(docker_ready: None, buggy_rep
 
     from agent.llm.base import ModelProfile
     from agent.llm.openai_compat import OpenAICompatClient
-    from agent.llm.scripted import ScriptedServer
+    from agent.llm.scripted.server import ScriptedServer
 
     script = [
         {**_call("read_file", path="calc.py"), "fault": "slow_first_token", "delay_s": 30},
@@ -219,7 +219,7 @@ async def test_cancel_then_follow_up_keeps_history(docker_ready: None, buggy_rep
 async def test_undo_restores_the_previous_checkpoint(docker_ready: None, buggy_repo: Path) -> None:
     from agent.llm.base import ModelProfile
     from agent.llm.openai_compat import OpenAICompatClient
-    from agent.llm.scripted import ScriptedServer
+    from agent.llm.scripted.server import ScriptedServer
 
     script = [
         _call("write_file", path="notes.txt", content="one\n"),
@@ -247,7 +247,7 @@ async def test_undo_restores_the_previous_checkpoint(docker_ready: None, buggy_r
 async def test_store_keeps_everything_and_resume_rebuilds(
     docker_ready: None, buggy_repo: Path
 ) -> None:
-    from agent.store import Store
+    from agent.store.db import Store
 
     _events, session, _ = await run_scripted(buggy_repo, FIX_SCRIPT)
     store = Store()

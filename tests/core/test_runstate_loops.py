@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agent.config import Limits
 from agent.events import StopReason
-from agent.runstate import RunState
+from agent.run.state import RunState
+from agent.settings.config import Limits
 
 READ = ("read_file", {"path": "a.py"})
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.testdigest import DIGEST_CAP, detect_test_command, digest
+from agent.tools.testdigest import DIGEST_CAP, detect_test_command, digest
 
 FAILING_PYTEST = {
     "calc.py": "def add(a, b):\n    return a - b\n\ndef div(a, b):\n    return a / b\n",

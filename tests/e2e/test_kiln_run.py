@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from agent.headless import run_headless, settings_for
-from agent.llm.scripted import ScriptedServer
+from agent.headless.run import run_headless, settings_for
+from agent.llm.scripted.server import ScriptedServer
 from tests.conftest import make_git_repo
 from tests.core.conftest import BUGGY_REPO
 

@@ -7,7 +7,7 @@ import pytest
 from agent.errors import ModelError
 from agent.llm.anthropic import AnthropicClient
 from agent.llm.base import Message, ModelProfile
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from tests.llm.streams import TOOLS, USER, collect
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from agent.llm.base import Message, ModelProfile, TextChunk
 from agent.llm.openai_compat import OpenAICompatClient
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from tests.llm.streams import TOOLS, USER, collect, openai_client
 
 

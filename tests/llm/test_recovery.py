@@ -10,7 +10,7 @@ from agent.llm.base import ModelProfile, TextChunk
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.recovery import recover_calls
 from agent.llm.recovery_stream import TextHold
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from tests.llm.streams import TOOLS, collect
 
 ARGS = {"path": "src/dates.py", "start_line": 3}

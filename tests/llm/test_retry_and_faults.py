@@ -12,7 +12,7 @@ from agent.errors import ModelError
 from agent.llm.base import ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.retry import backoff_delay, parse_retry_after
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from tests.llm.streams import collect, openai_client
 
 CALL = {"name": "edit_file", "arguments": {"path": "a.py", "old_text": "x", "new_text": "y"}}

@@ -9,7 +9,7 @@ import sys
 import httpx
 import pytest
 
-from agent.llm.scripted import Script, ScriptedServer, count_tokens
+from agent.llm.scripted.server import Script, ScriptedServer, count_tokens
 
 BODY = {
     "model": "m",

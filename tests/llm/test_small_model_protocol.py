@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agent.llm.base import Message, ModelProfile
 from agent.llm.factory import create_client
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from agent.llm.text_protocol import TextProtocolClient
 from agent.local.usage_log import LoggedUsageClient
 from tests.llm.streams import TOOLS, USER, collect

@@ -14,7 +14,7 @@ from agent.llm.base import Message, ModelProfile
 from agent.llm.discovery import main as models_main
 from agent.llm.factory import create_client
 from agent.llm.openai_compat import OpenAICompatClient
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from agent.llm.text_protocol import TextProtocolClient
 from tests.llm.streams import USER, collect
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from agent.events import Usage
 from agent.llm.base import Completion
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from agent.local.cache_stats import parse_requests
 from agent.local.usage_log import LoggedUsageClient
 from tests.llm.streams import TOOLS, USER, openai_client

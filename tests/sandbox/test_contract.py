@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.vcs import apply_to_host
+from agent.vcs.apply import apply_to_host
 from sandbox.base import Sandbox, SandboxError
 from sandbox.common import WorkspaceSandbox
 from tests.sandbox.conftest import backend_params, tree_hash

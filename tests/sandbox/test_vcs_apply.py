@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.vcs import ApplyFailed, HostChanged, apply_to_host, parse_patches
+from agent.vcs.apply import ApplyFailed, HostChanged, apply_to_host, parse_patches
 from tests.conftest import make_git_repo
 
 

@@ -12,9 +12,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from agent.approval import Mode
-from agent.config import load_settings
 from agent.events import Event, Finished
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
+from agent.settings.config import load_settings
 from tui.app import KilnApp
 from tui.screens.approval import ApprovalScreen
 

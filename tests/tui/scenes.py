@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.approval import Mode
-from agent.config import Limits, Settings
 from agent.events import (
     AssistantMessage,
     ErrorEvent,
@@ -27,6 +26,7 @@ from agent.events import (
     UsageUpdated,
 )
 from agent.llm.base import ModelProfile
+from agent.settings.config import Limits, Settings
 from tui.app import KilnApp
 
 DIFF = """diff --git a/calc.py b/calc.py

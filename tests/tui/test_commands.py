@@ -8,7 +8,7 @@ import pytest
 
 import themes
 from agent.events import Finished
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from tests.tui.live import finished, live_app, ready, running, submit, transcript_text, wait_for
 from tests.tui.scenes import offline_app
 from tests.tui.scripts import calc_repo, fix_calc_turns

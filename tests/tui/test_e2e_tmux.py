@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from tests.tui.scripts import CALC, FIXED, calc_repo, fix_calc_turns
 
 pytestmark = pytest.mark.usefixtures("docker_ready")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.approval import Mode
-from agent.config import load_settings
+from agent.settings.config import load_settings
 from tests.tui.live import SIZE, transcript_text, wait_for
 from tests.tui.scripts import calc_repo
 from tui.app import KilnApp

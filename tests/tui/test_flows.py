@@ -12,7 +12,7 @@ import pytest
 
 from agent.approval import Mode
 from agent.events import ApprovalRequested, StopReason
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
 from tests.tui.live import (
     finished,
     live_app,

@@ -15,8 +15,8 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from agent.approval import Mode
-from agent.config import load_settings
-from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted.server import ScriptedServer
+from agent.settings.config import load_settings
 from tests.tui.scripts import CALC, FIXED, calc_repo, fix_calc_turns
 from tui.chat import LineMode
 from tui.launch import Launch

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent import paths
 from agent.errors import ConfigError
 from agent.llm.base import ModelProfile, Prices
+from agent.settings import paths
 from sandbox.base import SandboxConfig
 
 

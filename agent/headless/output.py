@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent.cost import format_usage
+from agent.cost.meter import format_usage
 from agent.events import (
     ApprovalRequested,
     Event,
@@ -22,7 +22,7 @@ from agent.events import (
 from agent.events import (
     ErrorEvent as ErrorEv,
 )
-from agent.testdigest import TestDigest
+from agent.tools.testdigest import TestDigest
 
 if TYPE_CHECKING:
     from agent.session import Session

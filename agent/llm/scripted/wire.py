@@ -1,6 +1,6 @@
 """Wire rendering for the scripted model server: one reply as OpenAI or Anthropic frames.
 
-Kept apart from the HTTP plumbing in `scripted.py` so each file stays small. Everything
+Kept apart from the HTTP plumbing in `http.py` so each file stays small. Everything
 here is pure: a `Reply` (what the model "said") goes in, a list of JSON-able frames
 comes out. Streaming splits text into small pieces and tool arguments into fragments so
 clients must assemble them the way they would against a real server.

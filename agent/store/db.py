@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent import paths
 from agent.events import (
     ApprovalRequested,
     ApprovalResolved,
@@ -29,6 +28,7 @@ from agent.events import (
     UsageUpdated,
 )
 from agent.llm.base import Message, ToolCall
+from agent.settings import paths
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
-from agent.config import Settings, load_settings
 from agent.errors import KilnError, SandboxError, UsageError
 from agent.events import Event, Finished, StopReason
+from agent.settings.config import Settings, load_settings
 from sandbox.base import SandboxError as SandboxProblem
 
 # The session, the store and the model client are imported only once the container is
@@ -30,7 +30,7 @@ from sandbox.base import SandboxError as SandboxProblem
 if TYPE_CHECKING:
     from agent.llm.base import ModelClient
     from agent.session import Session
-    from agent.store import Store
+    from agent.store.db import Store
     from sandbox.base import Sandbox
 
 
@@ -161,7 +161,7 @@ async def _start_sandbox(
 
 
 def _open_store(given: Store | None) -> Store:
-    from agent.store import Store
+    from agent.store.db import Store
 
     return given if given is not None else Store()
 
@@ -170,9 +170,9 @@ def _import_run_modules() -> None:
     # httpx imports its async backend on the first request; that is the first turn's wait.
     for name in (
         "agent.session",
-        "agent.headless_output",
-        "agent.runstate",
-        "agent.resolve",
+        "agent.headless.output",
+        "agent.run.state",
+        "agent.llm.resolve",
         "agent.llm.factory",
         "agent.llm.openai_compat",
         "anyio._backends._asyncio",
@@ -208,7 +208,7 @@ def _emit(event: Event, fmt: str, out: TextIO, err: TextIO) -> None:
         out.write(json.dumps(event.to_dict()) + "\n")
         out.flush()
     elif fmt == "text":
-        from agent.headless_output import render_text
+        from agent.headless.output import render_text
 
         line = render_text(event)
         if line:
@@ -234,8 +234,8 @@ async def _conclude(
     elif args.apply and diff.strip():
         err.write("kiln: the task did not finish, so nothing was applied (see --patch-out).\n")
     tests_after = session.tests_after or session.tests_before
-    from agent.headless_output import final_report
-    from agent.runstate import exit_code_for
+    from agent.headless.output import final_report
+    from agent.run.state import exit_code_for
 
     code = exit_code_for(finished.stop_reason, tests_after)
     report = final_report(

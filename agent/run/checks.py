@@ -17,12 +17,12 @@ from agent.events import (
     ToolCallStarted,
 )
 from agent.llm.base import ToolCall
-from agent.loopkit import LoopDeps, Stop, enter, guarded
-from agent.pump import Emit
-from agent.runstate import RunState
-from agent.small_model import after_small_model_edit
-from agent.testdigest import TestDigest
+from agent.prompts.small_model import after_small_model_edit
+from agent.run.deps import LoopDeps, Stop, enter, guarded
+from agent.run.pump import Emit
+from agent.run.state import RunState
 from agent.tools.shell import run_test_command
+from agent.tools.testdigest import TestDigest
 
 
 async def record_tests(deps: LoopDeps, state: RunState, report: TestDigest) -> AsyncIterator[Event]:

@@ -11,9 +11,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.config import Limits
 from agent.events import StopReason
-from agent.testdigest import TestDigest
+from agent.settings.config import Limits
+from agent.tools.testdigest import TestDigest
 
 LIMIT_REASONS = frozenset(
     {

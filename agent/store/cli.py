@@ -8,7 +8,7 @@ import json
 import sys
 
 from agent.errors import UsageError
-from agent.store import SessionRow, Store
+from agent.store.db import SessionRow, Store
 
 
 def _when(ts: float) -> str:

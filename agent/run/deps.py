@@ -8,15 +8,15 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from agent import tools
-from agent.config import Settings
-from agent.context import Conversation
-from agent.cost import Meter
+from agent.cost.meter import Meter
 from agent.errors import ModelError
 from agent.errors import SandboxError as KilnSandboxError
 from agent.events import Event, Phase, PhaseChanged, StopReason
 from agent.llm.base import ModelClient
-from agent.pump import Cancelled, DeadlinePassed, Emit, Pump
-from agent.runstate import RunState
+from agent.prompts.conversation import Conversation
+from agent.run.pump import Cancelled, DeadlinePassed, Emit, Pump
+from agent.run.state import RunState
+from agent.settings.config import Settings
 from agent.tools.gate import ApprovalStop
 from sandbox.base import SandboxError
 

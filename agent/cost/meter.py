@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.config import Limits
 from agent.events import StopReason, Usage
 from agent.llm.base import Prices
+from agent.settings.config import Limits
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
 

@@ -13,8 +13,6 @@ import time
 from collections.abc import AsyncIterator
 
 from agent import tools
-from agent.briefing import code_file_in
-from agent.context import nudge, truncate
 from agent.events import (
     AssistantMessage,
     Event,
@@ -30,11 +28,13 @@ from agent.events import (
     UsageUpdated,
 )
 from agent.llm.base import Completion, ToolCall
-from agent.loopkit import LoopDeps, Stop, enter, guarded
-from agent.pump import Emit
-from agent.runstate import RunState, status_for
-from agent.turn import request_turn
-from agent.verify import after_changes, judge_finish, record_tests
+from agent.prompts.briefing import code_file_in
+from agent.prompts.conversation import nudge, truncate
+from agent.run.checks import after_changes, judge_finish, record_tests
+from agent.run.deps import LoopDeps, Stop, enter, guarded
+from agent.run.pump import Emit
+from agent.run.state import RunState, status_for
+from agent.run.turn import request_turn
 
 __all__ = ["LoopDeps", "Stop", "run_task"]
 

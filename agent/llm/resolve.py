@@ -14,9 +14,9 @@ import dataclasses
 
 import httpx
 
-from agent.config import Settings
 from agent.errors import ConfigError, KilnError, ModelError
 from agent.llm.base import ModelProfile
+from agent.settings.config import Settings
 
 # Servers found running are preferred in this order.
 PREFERENCE = ("llama.cpp", "Ollama", "vLLM", "LM Studio")

@@ -50,25 +50,28 @@ punctuation marks), cached tokens are the longest common prefix with the previou
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sys
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from agent.llm import scripted_wire as wire
-from agent.llm.scripted_wire import NativeCall, Reply, count_tokens, tokenize
+from agent.llm.scripted import wire
+from agent.llm.scripted.wire import NativeCall, Reply, count_tokens, tokenize
 
 FAULTS = ("429", "500", "cut", "malformed_json", "invalid_tool_args", "slow_first_token")
 TEXT_STYLES = ("fenced", "tags", "bare", "function_parameters")
 QUIRKS = ("no_usage", "no_ids", "comments", "empty_choices", "no_done")
 
-__all__ = ["FAULTS", "RecordedRequest", "Script", "ScriptedServer", "Turn", "count_tokens"]
+__all__ = [
+    "FAULTS",
+    "RecordedRequest",
+    "Script",
+    "ScriptState",
+    "Turn",
+    "build_reply",
+    "count_tokens",
+]
 
 
 @dataclass
@@ -290,78 +293,3 @@ def build_reply(turn: Turn, fault: str | None, turn_index: int) -> Reply:
         text = "\n".join(filter(None, [text, *written]))
         calls = []
     return Reply(text=text, reasoning=turn.reasoning, calls=calls)
-
-
-class _QuietHTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client hanging up (cancellation, timeouts) is expected here, not an error."""
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-class ScriptedServer:
-    """Serve a script on 127.0.0.1 from a background thread; use as a context manager."""
-
-    def __init__(self, script: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
-        from agent.llm.scripted_http import ScriptedHandler
-
-        if isinstance(script, str | Path):
-            script = Script.load(script)
-        self.state = ScriptState(Script.from_data(script))
-        self.closing = threading.Event()
-        self._httpd = _QuietHTTPServer((host, port), ScriptedHandler)
-        self._httpd.scripted = self  # type: ignore[attr-defined]
-        self._thread: threading.Thread | None = None
-
-    @property
-    def port(self) -> int:
-        return int(self._httpd.server_address[1])
-
-    @property
-    def base_url(self) -> str:
-        """The OpenAI-style base URL, ending in /v1 (Anthropic clients accept it too)."""
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    @property
-    def requests(self) -> list[RecordedRequest]:
-        with self.state.lock:
-            return list(self.state.requests)
-
-    @property
-    def turns_served(self) -> int:
-        return self.state.cursor
-
-    def start(self) -> ScriptedServer:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.02},  # so close() returns at once
-            name="scripted-model",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self.closing.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def wait_until(self, predicate: Callable[[ScriptedServer], bool], timeout: float = 5.0) -> bool:
-        """Poll server state (it changes on other threads); True once `predicate` holds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if predicate(self):
-                return True
-            time.sleep(0.01)
-        return predicate(self)
-
-    def __enter__(self) -> ScriptedServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        with contextlib.suppress(Exception):
-            self.close()

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from agent.briefing import FIX_CALL, quoted, read_texts
 from agent.events import Event
-from agent.loopkit import LoopDeps, guarded
-from agent.runstate import RunState
+from agent.prompts.briefing import FIX_CALL, quoted, read_texts
+from agent.run.deps import LoopDeps, guarded
+from agent.run.state import RunState
 
 
 async def after_small_model_edit(

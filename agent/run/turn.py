@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from agent.cost import Meter
+from agent.cost.meter import Meter
 from agent.errors import ModelError
 from agent.events import (
     Event,

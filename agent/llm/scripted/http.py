@@ -1,4 +1,4 @@
-"""HTTP handler of the scripted model server (see `scripted.py` for the script format).
+"""HTTP handler of the scripted model server (see `script.py` for the script format).
 
 HTTP/1.1 with chunked transfer encoding, like real inference servers, so a stream that
 is cut mid-way is an incomplete chunked body the client can tell from a clean end.
@@ -10,22 +10,27 @@ import contextlib
 import json
 import select
 import socket
+import threading
 import time
 from http.server import BaseHTTPRequestHandler
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from agent.llm import scripted_wire as wire
-from agent.llm.scripted import RecordedRequest, Turn, build_reply
-
-if TYPE_CHECKING:
-    from agent.llm.scripted import ScriptedServer
+from agent.llm.scripted import wire
+from agent.llm.scripted.script import RecordedRequest, ScriptState, Turn, build_reply
 
 _BROKEN_JSON = '{"choices": [{"delta": {"content": "unterminated'
 
 
 class _ClientGone(Exception):
     pass
+
+
+class Serving(Protocol):
+    """What the handler needs of the server that owns it (ScriptedServer)."""
+
+    state: ScriptState
+    closing: threading.Event
 
 
 class ScriptedHandler(BaseHTTPRequestHandler):
@@ -35,7 +40,7 @@ class ScriptedHandler(BaseHTTPRequestHandler):
         pass
 
     @property
-    def scripted(self) -> ScriptedServer:
+    def scripted(self) -> Serving:
         return self.server.scripted  # type: ignore[attr-defined]
 
     # --- routing -----------------------------------------------------------------

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agent import paths
-from agent.config import describe, load_settings
-from agent.testdigest import detect_test_command
+from agent.settings import paths
+from agent.settings.config import describe, load_settings
+from agent.tools.testdigest import detect_test_command
 
 SECRET_HINTS = ("key", "token", "secret", "password")
 

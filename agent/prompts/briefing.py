@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from agent.testdigest import TestDigest
+from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox, SandboxError
 
 MAX_FILES = 4

@@ -1,7 +1,7 @@
 """`kiln serve-scripted SCRIPT [--port N]`: serve a scripted model until Ctrl+C.
 
 Lets a person replay a session by hand: point any OpenAI- or Anthropic-compatible client
-(kiln itself: `--base-url`) at the printed URL. The script format is in `scripted.py`.
+(kiln itself: `--base-url`) at the printed URL. The script format is in `script.py`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from agent.errors import UsageError
-from agent.llm.scripted import Script, ScriptedServer
+from agent.llm.scripted.server import Script, ScriptedServer
 
 
 def main(args: argparse.Namespace) -> int:
@@ -24,7 +24,7 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError(f"{path} does not exist; pass the path of a JSON script.") from None
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UsageError(
-            f"{path} is not a valid script ({exc}); see `agent/llm/scripted.py` for the format."
+            f"{path} is not a valid script ({exc}); see `agent/llm/scripted/server.py` for the format."
         ) from None
     try:
         server = ScriptedServer(script, port=int(args.port or 0))

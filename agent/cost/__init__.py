@@ -1,0 +1,1 @@
+"""Money and tokens: the usage meter and budget checks (the price table lands here)."""

@@ -1,0 +1,1 @@
+"""Headless `kiln run`: one task, no person, a result object and an exit code."""

@@ -1,0 +1,1 @@
+"""What the model is told: system prompts, the conversation, the small-model policy."""

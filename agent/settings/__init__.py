@@ -1,0 +1,1 @@
+"""Settings: one typed model (defaults < files < env < flags), XDG paths, `kiln config`."""

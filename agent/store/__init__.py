@@ -1,0 +1,1 @@
+"""The session store: SQLite of every event, request and stop; `kiln sessions`."""
