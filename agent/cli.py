@@ -25,18 +25,28 @@ def _model_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--provider", choices=["openai", "anthropic"], help="wire protocol")
 
 
+def _session_flags(p: argparse.ArgumentParser) -> None:
+    """Flags of every command that starts a session: the model's, and the sandbox's."""
+    _model_flags(p)
+    p.add_argument(
+        "--backend",
+        choices=["docker", "bwrap", "auto"],
+        help="the sandbox: docker (default; bubblewrap when no engine runs), bwrap, or auto",
+    )
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kiln", description="A terminal coding agent that works in a sandbox."
     )
-    _model_flags(parser)
+    _session_flags(parser)
     parser.add_argument("--resume", nargs="?", const="last", metavar="ID", help="reopen a session")
     parser.add_argument("--mode", choices=["plan", "ask", "auto-edit", "full-auto"])
     parser.set_defaults(handler="tui.app:main")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser("run", help="run one task headless and exit")
-    _model_flags(run)
+    _session_flags(run)
     run.add_argument("task", help="what to do, in plain words")
     run.add_argument("--approval", choices=["auto-edit", "full-auto", "fail"], default="auto-edit")
     run.add_argument("--apply", action="store_true", help="write the final diff to the repository")
@@ -49,7 +59,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler="agent.headless.run:main", exit_at_once=True)
 
     chat = sub.add_parser("chat", help="interactive session")
-    _model_flags(chat)
+    _session_flags(chat)
     chat.add_argument(
         "--plain", action="store_true", help="line mode instead of the full-screen app"
     )
@@ -63,7 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     config = sub.add_parser("config", help="show the effective settings")
     config.add_argument("action", choices=["show"])
-    _model_flags(config)
+    _session_flags(config)
     config.set_defaults(handler="agent.settings.cli:main")
 
     sessions = sub.add_parser("sessions", help="stored sessions")

@@ -1,48 +1,46 @@
-"""Errors a person can cause, each with the exit code `kiln` ends with.
+"""Errors a person can cause, and the exit codes `kiln` ends with.
 
 Every message is one sentence that says what to do. Tracebacks are for bugs only.
+`ExitCode` is the one table of exit codes: errors and run stops both map into it.
 """
 
 from __future__ import annotations
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    OK = 0
+    TASK_FAILED = 1  # tests still failing, or the model stopped without finishing
+    USAGE = 2  # usage or configuration error
+    LIMIT = 3  # steps, tool calls, tokens, dollars, time, a repeated call, malformed calls
+    APPROVAL_NEEDED = 4  # --approval fail met something `ask` mode would ask about
+    SANDBOX = 5
+    MODEL = 6  # the model backend: server down, requests failing after retries
+    INTERRUPTED = 130
 
 
 class KilnError(Exception):
     """Base of every error shown to the person as one sentence."""
 
-    exit_code = 1
+    exit_code = ExitCode.TASK_FAILED
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-class TaskFailed(KilnError):
-    exit_code = 1
-
-
 class UsageError(KilnError):
-    exit_code = 2
+    exit_code = ExitCode.USAGE
 
 
 class ConfigError(KilnError):
-    exit_code = 2
-
-
-class LimitReached(KilnError):
-    exit_code = 3
-
-
-class ApprovalNeeded(KilnError):
-    exit_code = 4
+    exit_code = ExitCode.USAGE
 
 
 class SandboxError(KilnError):
-    exit_code = 5
+    exit_code = ExitCode.SANDBOX
 
 
 class ModelError(KilnError):
-    exit_code = 6
-
-
-class Interrupted(KilnError):
-    exit_code = 130
+    exit_code = ExitCode.MODEL

@@ -110,6 +110,7 @@ class SessionStarted(Event):
     task: str
     model: str
     mode: str
+    backend: str = ""  # the sandbox in use: "docker" or "bwrap"
 
 
 @dataclass(frozen=True)
@@ -225,13 +226,27 @@ class Notice(Event):
 
 
 @dataclass(frozen=True)
-class ErrorEvent(Event):
-    message: str
-    recoverable: bool = True
+class ModeChanged(Event):
+    """The approval mode the person chose (/mode, Shift+Tab), for the meter."""
 
-    @property
-    def kind(self) -> str:
-        return "error"
+    mode: str
+
+
+@dataclass(frozen=True)
+class ModelChanged(Event):
+    """The model the next request goes to (/model), for the meter."""
+
+    model: str
+    base_url: str = ""
+
+
+@dataclass(frozen=True)
+class Applied(Event):
+    """The end of `Session.apply()`: the paths written to the working tree (none when the
+    person said no, or there was nothing to write)."""
+
+    paths: tuple[str, ...]
+    approved: bool = True
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,13 @@
 """One working session: a sandbox over the repository, a model client, the loop, the store.
 
-Front ends (TUI, line mode, headless) hold a Session and read the events `run()` yields.
-A session outlives one request: `run()` may be called again for a follow-up with the
-conversation kept; `cancel()` interrupts the current request only.
+Front ends (TUI, line mode, headless, later ACP) hold a Session and read the events its
+streams yield: `run(task)` for a request, `apply()` for writing the changes to the
+working tree. A session outlives one request: `run()` may be called again for a
+follow-up with the conversation kept; `cancel()` interrupts the current request only.
+
+The Session is the one error boundary: whatever the person can cause (no engine, no
+image, model server down, bad config, an apply conflict) leaves its methods as a
+KilnError carrying one sentence, and inside a run as a Finished event with its reason.
 """
 
 from __future__ import annotations
@@ -11,18 +16,20 @@ import asyncio
 import contextlib
 import dataclasses
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from agent import tools
 from agent.approval import Action, Approver, Mode
+from agent.boundary import backend_name, one_sentence, start_sandbox
 from agent.cost.meter import Meter
 from agent.errors import KilnError
-from agent.events import Checkpointed, Event, Notice, SessionStarted, Usage
+from agent.events import Applied, Checkpointed, Event, Notice, SessionStarted, Usage
 from agent.llm.base import ModelClient, ModelProfile
-from agent.prompts.briefing import briefing
-from agent.prompts.conversation import Conversation, system_prompt
-from agent.run.loop import LoopDeps, run_task
+from agent.prompts.conversation import Conversation
+from agent.prompts.policy import PromptPolicy, policy_for
+from agent.run.core import Emit, LoopDeps
+from agent.run.loop import drive
 from agent.run.state import RunState
 from agent.settings.config import Settings
 from agent.store.db import Store
@@ -59,13 +66,19 @@ class Session:
         self.last_run: RunState | None = None
         self.gate = ApprovalGate(approver, mode)
         self.test_command = detect_test_command(self.repo, settings.tests.command)
-        self.conversation = Conversation(system_prompt(self.repo.name, self.test_command))
+        self.policy = PromptPolicy()  # chosen for the model once start() knows it
+        self.conversation = Conversation(
+            self.policy.system_prompt(self.repo.name, self.test_command)
+        )
         self._baseline_tests = baseline_tests
         self._baseline: asyncio.Task[TestDigest | None] | None = None
         self._restore_diff = ""  # a resumed session's workspace changes, re-applied at start
-        self._cancel = asyncio.Event()
         self._deps: LoopDeps | None = None
-        self._unsent: list[Event] = []
+        self._sink: Emit | None = None  # the stream being read now, if any
+        self._unsent: list[Event] = []  # emitted while no stream was read: sent with the next
+        self._task: asyncio.Task[object] | None = None  # the work of the stream being read
+        # Said while starting (the bubblewrap fallback): front ends show these after start().
+        self.start_notes: list[str] = []
 
     # --- mode, meters ------------------------------------------------------------------
 
@@ -83,6 +96,10 @@ class Session:
         return self.client.profile
 
     @property
+    def backend(self) -> str:
+        return backend_name(self.sandbox) if self.sandbox is not None else ""
+
+    @property
     def usage(self) -> Usage:
         return self._deps.meter.total if self._deps else Usage()
 
@@ -95,24 +112,45 @@ class Session:
         return sum(getattr(e, "steps", 0) for e in self.events if e.kind == "finished")
 
     @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    @property
     def tests_after(self) -> TestDigest | None:
         return self.last_run.last_tests if self.last_run else None
 
     # --- lifecycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start the sandbox, record the baseline, queue SessionStarted for the first run."""
+        """Start the model client and the sandbox, record the baseline; idempotent.
+
+        Raises KilnError (one sentence) for anything the person can fix.
+        """
         if self._deps is not None:
             return
+        with one_sentence():
+            await self._start()
+
+    async def _start(self) -> None:
         if self.client is None:
-            self.client = await _create_client(self.settings)
-        if self.client.profile.small_model and not self.conversation.history:
-            self.conversation.system = system_prompt(
-                self.repo.name, self.test_command, small_model=True
-            )
+            from agent.llm.resolve import open_client, resolve_profile
+
+            self.client = await open_client(await resolve_profile(self.settings))
+        self.policy = policy_for(self.client.profile)
+        if not self.conversation.history:
+            self.conversation.system = self.policy.system_prompt(self.repo.name, self.test_command)
         if self.sandbox is None:
-            self.sandbox = _create_sandbox(self.repo, self.settings, self.session_id)
-        await self.sandbox.start()
+            made: list[Sandbox] = []
+            try:
+                self.sandbox = await start_sandbox(
+                    self.repo, self.settings, self.session_id, made, self.start_notes.append
+                )
+            except BaseException:
+                for box in made:  # nothing half-started stays behind; start() may be retried
+                    with contextlib.suppress(Exception):
+                        await box.close()
+                raise
+        assert self.sandbox is not None
         if self._restore_diff:
             await _reapply(self.sandbox, self._restore_diff)
         if self.store is None:
@@ -129,15 +167,21 @@ class Session:
             tool_context=context,
             conversation=self.conversation,
             meter=Meter(self.client.profile.prices),
-            cancel=self._cancel,
+            policy=self.policy,
             before_change=self.wait_baseline,
         )
         if self._baseline_tests and self.test_command and not self._restore_diff:
             self._baseline = asyncio.ensure_future(self._run_baseline_tests())
-        self._unsent.append(
+        self._unsent.insert(
+            0,
             SessionStarted(
-                self.session_id, str(self.repo), "", self.client.profile.model, self.mode.value
-            )
+                self.session_id,
+                str(self.repo),
+                "",
+                self.client.profile.model,
+                self.mode.value,
+                backend=self.backend,
+            ),
         )
 
     async def _run_baseline_tests(self) -> TestDigest | None:
@@ -145,7 +189,7 @@ class Session:
         try:
             self.tests_before = await run_test_command(self._deps.tool_context)
         except Exception as exc:  # a baseline is a nicety: report it, never fail the session
-            self._unsent.append(Notice(f"The tests could not be run at the start: {exc}"))
+            self.notice(f"The tests could not be run at the start: {exc}")
         return self.tests_before
 
     async def wait_baseline(self) -> None:
@@ -153,63 +197,113 @@ class Session:
         if self._baseline is not None and not self._baseline.done():
             await asyncio.shield(self._baseline)
 
-    async def run(self, task: str) -> AsyncIterator[Event]:
-        """One request: plan -> edit -> test -> correct until Finished."""
-        await self.start()
-        assert self._deps is not None
-        state = RunState(self.settings.limits)
-        self.last_run = state
-        for event in self._take_unsent(task):
-            yield self._record(event)
-        prompt = task
-        if self.profile.small_model and not self.conversation.history:
-            await self.wait_baseline()  # a small model gets the failing tests up front
-            prompt = await briefing(task, self.tests_before, self._deps.tool_context.sandbox)
-        async for event in run_task(self._deps, prompt, state):
-            for queued in self._take_unsent(task):
-                yield self._record(queued)
-            if isinstance(event, Checkpointed):
-                self.checkpoints.append(event)
-            yield self._record(event)
-        if self.store is not None:
-            self.store.save_state(self.session_id, self.conversation.history, self._deps.last_diff)
+    async def _baseline_digest(self) -> TestDigest | None:
+        await self.wait_baseline()
+        return self.tests_before
 
-    def _take_unsent(self, task: str) -> list[Event]:
-        unsent, self._unsent = self._unsent, []
-        return [
-            dataclasses.replace(e, task=task) if isinstance(e, SessionStarted) else e
-            for e in unsent
-        ]
+    # --- the event streams ---------------------------------------------------------------
 
-    def _record(self, event: Event) -> Event:
+    def _emit(self, event: Event) -> None:
+        """The one sink: every event is recorded and sent to the stream being read.
+
+        With no stream being read (a notice from the baseline run between requests) the
+        event waits for the next stream, and is recorded then.
+        """
+        if self._sink is None:
+            self._unsent.append(event)
+            return
+        if isinstance(event, Checkpointed):
+            self.checkpoints.append(event)
         self.events.append(event)
         if self.store is not None:
             self.store.record(self.session_id, event)
-        return event
+        self._sink(event)
+
+    def notice(self, message: str, level: str = "warning") -> None:
+        """Tell the person something through the event stream (sent with the next event)."""
+        self._emit(Notice(message, level))
+
+    async def _stream(self, work: Callable[[], Awaitable[object]]) -> AsyncIterator[Event]:
+        """Run `work` as one task; yield every event emitted meanwhile, in order."""
+        queue: asyncio.Queue[Event] = asyncio.Queue()
+        unsent, self._unsent = self._unsent, []
+        self._sink = queue.put_nowait
+        for event in unsent:
+            self._emit(event)
+        task = self._task = asyncio.ensure_future(work())
+        try:
+            while not (task.done() and queue.empty()):
+                getter = asyncio.ensure_future(queue.get())
+                await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+                if getter.done():
+                    yield getter.result()
+                else:
+                    getter.cancel()
+            task.result()  # a bug inside surfaces here, not silently
+        finally:
+            self._sink = None
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
+    async def run(self, task: str) -> AsyncIterator[Event]:
+        """One request: plan -> edit -> test -> correct, ending with a Finished event."""
+        await self.start()
+        deps = self._deps
+        assert deps is not None
+        state = RunState(self.settings.limits)
+        self.last_run = state
+        self._unsent = [  # the session's first request is its title
+            dataclasses.replace(e, task=task) if isinstance(e, SessionStarted) else e
+            for e in self._unsent
+        ]
+
+        async def work() -> None:
+            prompt = task
+            if not self.conversation.history:
+                sandbox = deps.tool_context.sandbox
+                prompt = await self.policy.first_message(task, self._baseline_digest, sandbox)
+            await drive(deps, prompt, state, self._emit)
+
+        async for event in self._stream(work):
+            yield event
+        if self.store is not None:
+            self.store.save_state(self.session_id, self.conversation.history, deps.last_diff)
 
     def cancel(self) -> None:
-        """Esc: interrupt the model request and any running command."""
-        self._cancel.set()
+        """Esc: interrupt the model request and any running command; the session goes on."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
 
     async def diff(self) -> str:
         assert self.sandbox is not None, "start() first"
-        return await self.sandbox.diff()
+        with one_sentence():
+            return await self.sandbox.diff()
 
-    async def apply(self) -> list[str]:
-        """Write the sandbox's diff to the repository, asking first unless mode is FULL_AUTO."""
-        diff = await self.diff()
-        if not diff.strip():
-            return []
-        refusal = await self.gate.check(
-            Action.APPLY, f"apply the changes to {self.repo}", self._unsent.append, diff=diff
-        )
-        for event in self._take_unsent(""):
-            self._record(event)
-        if refusal:
-            return []
-        from agent.vcs.apply import apply_to_host
+    async def apply(self) -> AsyncIterator[Event]:
+        """Write the sandbox's diff to the repository, asking first unless mode is FULL_AUTO.
 
-        return await apply_to_host(self.repo, diff, self.sandbox)
+        Yields the question and its answer like any other events, then `Applied`.
+        """
+        result: list[str] = []
+
+        async def work() -> None:
+            diff = await self.diff()
+            if not diff.strip():
+                self._emit(Applied((), approved=False))
+                return
+            refusal = await self.gate.check(
+                Action.APPLY, f"apply the changes to {self.repo}", self._emit, diff=diff
+            )
+            if not refusal:
+                from agent.vcs.apply import apply_to_host
+
+                result.extend(await apply_to_host(self.repo, diff))
+            self._emit(Applied(tuple(result), approved=not refusal))
+
+        async for event in self._stream(work):
+            yield event
 
     async def undo(self) -> str:
         """Restore the checkpoint before the latest one; returns the label now current."""
@@ -222,9 +316,10 @@ class Session:
             ref, label = target.ref, target.label
         else:
             ref, label = str(getattr(self.sandbox, "baseline", "")), "start"
-        await self.sandbox.restore(ref)
-        if self._deps is not None:
-            self._deps.last_diff = await self.sandbox.diff()
+        with one_sentence():
+            await self.sandbox.restore(ref)
+            if self._deps is not None:
+                self._deps.last_diff = await self.sandbox.diff()
         return label
 
     async def switch_model(self, choice: str) -> ModelProfile:
@@ -233,15 +328,13 @@ class Session:
         `choice` names a profile (`[models.NAME]`) or, failing that, a model at the
         current server. The meter prices every later request at the new model's prices.
         """
-        from agent.llm.factory import create_client
-        from agent.llm.resolve import check_reachable, resolve_profile
+        from agent.llm.resolve import open_client, resolve_profile
 
         if choice in self.settings.models:
             profile = await resolve_profile(self.settings, choice)
         else:
             profile = dataclasses.replace(self.profile, model=choice)
-        await check_reachable(profile)
-        old, self.client = self.client, create_client(profile)
+        old, self.client = self.client, await open_client(profile)
         if self._deps is not None:
             self._deps.client = self.client
             self._deps.meter.prices = profile.prices
@@ -250,6 +343,7 @@ class Session:
         return profile
 
     async def close(self) -> None:
+        self.cancel()
         if self._baseline is not None and not self._baseline.done():
             self._baseline.cancel()
         if self.store is not None and self._deps is not None and self.sandbox is not None:
@@ -257,10 +351,11 @@ class Session:
                 self.store.save_state(
                     self.session_id, self.conversation.history, await self.sandbox.diff()
                 )
-        if self.sandbox is not None:
-            await self.sandbox.close()
-        if self.client is not None:
-            await self.client.aclose()
+        with one_sentence():
+            if self.sandbox is not None:
+                await self.sandbox.close()
+            if self.client is not None:
+                await self.client.aclose()
 
     @classmethod
     def load(
@@ -294,21 +389,6 @@ class Session:
         session._restore_diff = diff
         session.events = [event_from_dict(d) for d in store.events(row.id)]
         return session
-
-
-async def _create_client(settings: Settings) -> ModelClient:
-    from agent.llm.factory import create_client
-    from agent.llm.resolve import check_reachable, resolve_profile
-
-    profile = await resolve_profile(settings)
-    await check_reachable(profile)
-    return create_client(profile)
-
-
-def _create_sandbox(repo: Path, settings: Settings, session_id: str) -> Sandbox:
-    from sandbox.factory import create_sandbox
-
-    return create_sandbox(repo, settings.sandbox, session_id=session_id)
 
 
 async def _reapply(sandbox: Sandbox, diff: str) -> None:

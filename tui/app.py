@@ -1,8 +1,9 @@
 """`kiln` with no subcommand: the Textual app on the current repository.
 
-The app talks to the core only through `agent.session.Session`: it shows the events
-`run()` yields, answers approvals with a modal (`TuiApprover`), and calls `cancel()`,
-`diff()`, `apply()`, `undo()`, `close()`. Anything slow runs in a worker.
+The app talks to the core only through `agent.session.Session` and the shared command
+layer (`agent.commands`): it shows the events the session's streams yield, answers
+approvals with a modal (`TuiApprover`), and draws what the commands yield. Anything slow
+runs in a worker.
 """
 
 from __future__ import annotations
@@ -22,18 +23,18 @@ from textual.theme import Theme
 
 import themes
 from agent.approval import Mode
+from agent.commands import Commands, Output, Say, ShowDiff, next_mode, parse
 from agent.errors import KilnError
-from agent.events import Event
+from agent.events import Event, Finished, StopReason
 from agent.llm.base import ModelClient
 from agent.settings.config import Settings
 from tui.approver import TuiApprover
-from tui.commands import next_mode
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
 from tui.palette import SlashCommandProvider
 from tui.screens.confirm import ConfirmScreen
+from tui.screens.diff import DiffScreen
 from tui.screens.main import MainScreen
-from tui.slash import SlashCommands
 from tui.widgets.prompt import PromptInput
 
 if TYPE_CHECKING:
@@ -41,9 +42,14 @@ if TYPE_CHECKING:
 
 QUIT_WINDOW_S = 2.0
 T = TypeVar("T")
+KEYS_HELP = [
+    "Enter sends · Ctrl+J or Shift+Enter adds a line · Up/Down browse history",
+    "Esc interrupts the current step · Shift+Tab cycles the mode · Ctrl+P command palette",
+    "Ctrl+C twice quits (the sandbox is removed)",
+]
 
 
-class KilnApp(SlashCommands, App[int]):
+class KilnApp(App[int]):
     CSS_PATH = str(Path(__file__).with_name("kiln.tcss"))
     TITLE = "kiln"
     COMMANDS = App.COMMANDS | {SlashCommandProvider}
@@ -77,7 +83,7 @@ class KilnApp(SlashCommands, App[int]):
             mode=mode.value,
             budget_usd=settings.limits.budget_usd,
         )
-        self.initial_mode = mode
+        self.commands = Commands(settings, mode, KEYS_HELP)
         self.session: Session | None = None
         self.running = False
         self.closed = False
@@ -130,6 +136,15 @@ class KilnApp(SlashCommands, App[int]):
     async def show(self, event: Event) -> None:
         await self.main.show(event)
 
+    async def present(self, output: Output) -> None:
+        """Draw one thing a slash command yielded."""
+        if isinstance(output, Say):
+            await self.main.transcript.note(output.text, output.level)
+        elif isinstance(output, ShowDiff):
+            self.push_screen(DiffScreen(output.title, output.diff))
+        else:
+            await self.show(output)
+
     # --- the session --------------------------------------------------------------
 
     @work(exclusive=True, group="session", exit_on_error=False)
@@ -145,30 +160,33 @@ class KilnApp(SlashCommands, App[int]):
                     self.resume,
                     self.settings,
                     self.approver,
-                    mode=self.initial_mode,
+                    mode=self.commands.mode,
                     client=self.client,
                 )
                 for event in list(session.events):
                     await self.show(event)
             else:
                 session = Session(
-                    self.settings, self.repo, self.approver, self.initial_mode, client=self.client
+                    self.settings, self.repo, self.approver, self.commands.mode, client=self.client
                 )
-            self.session = session
+            self.session = self.commands.session = session
             await session.start()
         except NoModelConfigured as exc:
             side.set_sandbox("waiting for a model", "error")
-            self.session = None
+            self.session = self.commands.session = None
             await self.main.transcript.note(exc.message, "warning")
             self.offer_local_install()
             return
         except KilnError as exc:
             side.set_sandbox("not running", "error")
+            self.session = self.commands.session = None  # a task now says so, never hangs
             await self.main.transcript.note(exc.message, "error")
             return
-        side.set_sandbox(f"ready · {self.settings.sandbox.backend}")
+        side.set_sandbox(f"ready · {session.backend}")
+        for note in session.start_notes:
+            await self.main.transcript.note(note, "warning")
         await self.main.transcript.note(
-            f"Working on {self.repo} in {self.initial_mode.value} mode."
+            f"Working on {self.repo} in {self.commands.mode.value} mode."
         )
 
     @work(exclusive=True, group="install", exit_on_error=False)
@@ -205,21 +223,56 @@ class KilnApp(SlashCommands, App[int]):
         session = self.session
         if session is None:
             await self.main.transcript.note(
-                "The session is not ready yet; try again in a moment.", "warning"
+                "The session is not ready yet (see the sandbox state); try again once it is.",
+                "warning",
             )
             return
         self.running = True
         self.main.meter.start_clock()
+        finished: Finished | None = None
         try:
             await self.main.transcript.add_user(task)
             async for event in session.run(task):
                 await self.show(event)
+                finished = event if isinstance(event, Finished) else finished
         except KilnError as exc:
             await self.main.transcript.note(exc.message, "error")
         finally:
             self.running = False
             self.main.meter.stop_clock()
             self.main.redraw_meter_now()
+        done = finished is not None and finished.stop_reason is StopReason.DONE
+        if done and self.commands.offers_apply():
+            # The diff is offered right away: y writes it, n keeps it in the sandbox.
+            async for output in self.commands.apply(offered=True):
+                await self.present(output)
+
+    def run_slash(self, line: str) -> None:
+        self._slash(line)
+
+    @work(group="slash", exit_on_error=False)
+    async def _slash(self, line: str) -> None:
+        parsed = parse(line)
+        if parsed is None:
+            return
+        if parsed.name == "quit":
+            self.action_quit_kiln()
+        elif parsed.name == "theme":
+            await self._theme(parsed.arg)
+        else:
+            async for output in self.commands.run(line):
+                await self.present(output)
+
+    async def _theme(self, arg: str) -> None:
+        names = ", ".join(self.kiln_theme_names())
+        note = self.main.transcript.note
+        if not arg:
+            await note(f"Theme: {self.theme} (choose from {names}).")
+        elif arg not in self.available_themes:
+            await note(f"There is no theme `{arg}`; choose from {names}.", "warning")
+        else:
+            self.theme = arg  # remembered by the theme-changed signal
+            await note(f"Theme: {arg}.")
 
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
@@ -241,14 +294,7 @@ class KilnApp(SlashCommands, App[int]):
     def action_cycle_mode(self) -> None:
         if len(self.screen_stack) > 1 and not isinstance(self.screen, MainScreen):
             return
-        self.set_mode(next_mode(Mode(self.meter_state.mode)))
-
-    def set_mode(self, mode: Mode) -> None:
-        if self.session is not None:
-            self.session.mode = mode
-        self.initial_mode = mode
-        self.meter_state.mode = mode.value
-        self.main.redraw_meter_now()
+        self.call_later(self.show, self.commands.set_mode(next_mode(self.commands.mode)))
 
     def action_ctrl_c(self) -> None:
         now = time.monotonic()
@@ -288,9 +334,10 @@ async def _in_thread(steps: Iterator[T]) -> AsyncIterator[T]:
 
 def main(args: argparse.Namespace) -> int:
     """Handler of bare `kiln` (and `kiln chat` without --plain)."""
-    from tui.launch import app_from_args
+    from tui.launch import launch_from_args
 
-    app = app_from_args(args)
+    launch = launch_from_args(args)
+    app = KilnApp(launch.settings, launch.repo, launch.mode, resume=launch.resume)
     try:
         code = app.run()
     finally:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import signal
 import time
+from typing import TYPE_CHECKING
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -20,14 +21,19 @@ from prompt_toolkit.history import FileHistory
 from rich.console import Console
 from rich.syntax import Syntax
 
+from agent import commands
 from agent.errors import KilnError
-from tui import commands
+from agent.events import Finished, StopReason
 from tui.history import history_file
 from tui.launch import Launch, launch_from_args
 from tui.line_render import LineApprover, LineRenderer
 from tui.meter_state import MeterState
 
+if TYPE_CHECKING:
+    from agent.session import Session
+
 QUIT_WINDOW_S = 2.0
+KEYS_HELP = ["Ctrl+C interrupts a running step; Ctrl+D quits."]
 
 
 class SlashCompleter(Completer):
@@ -56,10 +62,12 @@ class LineMode:
         self.prompt: PromptSession[str] = PromptSession(
             history=FileHistory(str(history_file())), completer=SlashCompleter()
         )
-        self.session = None
+        self.commands = commands.Commands(launch.settings, launch.mode, KEYS_HELP)
+        self.session: Session | None = None
         self._quit = False
 
     async def run(self) -> int:
+        """The REPL; a failure to start (no engine, no model) is one sentence (KilnError)."""
         from agent.session import Session
 
         launch = self.launch
@@ -69,16 +77,20 @@ class LineMode:
                 self.renderer.show(event)
         else:
             session = Session(launch.settings, launch.repo, self.approver, launch.mode)
-        self.session = session
+        self.session = self.commands.session = session
         self.renderer.note(f"starting the {launch.settings.sandbox.backend} sandbox…")
         try:
             await session.start()
+            for note in session.start_notes:
+                self.renderer.note(note, "warning")
             self.renderer.note(
-                f"Working on {launch.repo} in {launch.mode.value} mode. /help lists commands."
+                f"Working on {launch.repo} in {launch.mode.value} mode ({session.backend} "
+                "sandbox). /help lists commands."
             )
             await self._repl()
         finally:
-            self.renderer.note("removing the sandbox…")
+            if session.sandbox is not None:
+                self.renderer.note("removing the sandbox…")
             await session.close()
         return 0
 
@@ -97,10 +109,9 @@ class LineMode:
                 continue
             if not text.strip():
                 continue
-            parsed = commands.parse(text)
             try:
-                if parsed is not None:
-                    await self.slash(parsed)
+                if commands.parse(text) is not None:
+                    await self.slash(text)
                 else:
                     await self.run_task(text.removeprefix("/"))
             except KilnError as exc:
@@ -112,85 +123,48 @@ class LineMode:
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGINT, self._interrupt)
+        finished: Finished | None = None
         try:
             async for event in session.run(task):
                 self.renderer.show(event)
+                finished = event if isinstance(event, Finished) else finished
         finally:
             self.renderer.pause()
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGINT)
+        done = finished is not None and finished.stop_reason is StopReason.DONE
+        if done and self.commands.offers_apply():
+            async for output in self.commands.apply(offered=True):
+                self.present(output)
 
     def _interrupt(self) -> None:
         assert self.session is not None
         self.renderer.note("interrupting the current step…", "warning")
         self.session.cancel()
 
-    async def slash(self, parsed: commands.ParsedCommand) -> None:
-        assert self.session is not None
-        session, say = self.session, self.renderer.note
-        name, arg = parsed.name, parsed.arg
-        if name == "mode":
-            mode = commands.parse_mode(arg) if arg else None
-            if mode is None:
-                say(f"Mode: {self.meter.mode}; choose from plan, ask, auto-edit, full-auto.")
-                return
-            session.mode = mode
-            self.meter.mode = mode.value
-            say(f"Mode: {mode.value}.")
-        elif name == "diff":
-            diff = await session.diff()
-            if diff.strip():
-                self.console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
-            else:
-                say("The sandbox has no changes.")
-        elif name == "apply":
-            await self.apply()
-        elif name == "undo":
-            say(f"Undone: {await session.undo()}")
-        elif name == "cost":
-            say("\n".join(self.meter.summary_lines()))
-        elif name == "model":
-            if not arg:
-                rows = [f"In use: {session.profile.model}; /model NAME switches."]
-                rows += [
-                    f"{n}: {p.model} at {p.base_url}"
-                    for n, p in self.launch.settings.models.items()
-                ]
-                say("\n".join(rows))
-                return
-            profile = await session.switch_model(arg)
-            self.meter.model = profile.model
-            say(f"Model: {profile.model} at {profile.base_url}.")
-        elif name in ("review", "compact"):
-            say(f"/{name} is coming later; it is not in this build yet.", "warning")
-        elif name == "sessions":
-            say(
-                "Stored sessions: run `kiln sessions list`; reopen one with `kiln chat --plain --resume ID`."
-            )
-        elif name == "theme":
-            say("Themes apply to the full-screen app; line mode uses your terminal's colours.")
-        elif name == "help":
-            say(
-                "\n".join(
-                    [*commands.help_lines(), "", "Ctrl+C interrupts a running step; Ctrl+D quits."]
-                )
-            )
-        elif name == "quit":
-            self._quit = True
-        else:
-            say(f"There is no /{name}; /help lists the commands.", "warning")
-
-    async def apply(self) -> None:
-        """The session prints the combined diff and asks (unless full-auto) before writing."""
-        assert self.session is not None
-        if not (await self.session.diff()).strip():
-            self.renderer.note("The sandbox has no changes to apply.")
+    async def slash(self, line: str) -> None:
+        parsed = commands.parse(line)
+        if parsed is None:
             return
-        written = await self.session.apply()
-        if written:
-            self.renderer.note(f"Applied: {', '.join(written)}.", "success")
+        if parsed.name == "quit":
+            self._quit = True
+        elif parsed.name == "theme":
+            self.renderer.note(
+                "Themes apply to the full-screen app; line mode uses your terminal's colours."
+            )
         else:
-            self.renderer.note("Not applied; your working tree is unchanged.")
+            async for output in self.commands.run(line):
+                self.present(output)
+
+    def present(self, output: commands.Output) -> None:
+        """Print one thing a slash command yielded."""
+        if isinstance(output, commands.Say):
+            self.renderer.note(output.text, output.level)
+        elif isinstance(output, commands.ShowDiff):
+            self.renderer.pause()
+            self.console.print(Syntax(output.diff, "diff", theme="ansi_dark", word_wrap=True))
+        else:
+            self.renderer.show(output)
 
 
 def main(args: argparse.Namespace) -> int:

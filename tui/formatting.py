@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
+from agent.present import short_arguments
 
 OUTPUT_LINES = 40  # a tool's output is cut to its last lines in the transcript
 FAILING_SHOWN = 20
-
-
-def short_arguments(arguments: dict[str, Any], width: int = 60) -> str:
-    """The one argument that says what a call does (a path or a command), shortened."""
-    for key in ("path", "cmd", "command", "file", "pattern", "query"):
-        value = arguments.get(key)
-        if isinstance(value, str) and value:
-            break
-    else:
-        value = next((v for v in arguments.values() if isinstance(v, str)), "")
-    first_line = value.splitlines()[0] if value else ""
-    return first_line if len(first_line) <= width else first_line[: width - 1] + "…"
 
 
 def call_head(started: ToolCallStarted) -> str:

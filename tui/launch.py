@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from agent.approval import Mode
+from agent.commands import parse_mode
 from agent.errors import UsageError
 from agent.settings.config import Settings, load_settings
-from tui.commands import parse_mode
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ def launch_from_args(args: argparse.Namespace) -> Launch:
         ("base_url", "models.main.base_url"),
         ("model", "models.main.model"),
         ("provider", "models.main.provider"),
+        ("backend", "sandbox.backend"),
     ):
         value = getattr(args, flag, None)
         if value:
@@ -42,10 +43,3 @@ def launch_from_args(args: argparse.Namespace) -> Launch:
             f"`{wanted}` is not an interactive mode; use plan, ask, auto-edit or full-auto."
         )
     return Launch(settings, repo, mode, getattr(args, "resume", None))
-
-
-def app_from_args(args: argparse.Namespace):  # -> KilnApp, imported lazily
-    from tui.app import KilnApp
-
-    launch = launch_from_args(args)
-    return KilnApp(launch.settings, launch.repo, launch.mode, resume=launch.resume)

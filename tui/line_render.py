@@ -13,10 +13,9 @@ from rich.markdown import Markdown
 from rich.syntax import Syntax
 from rich.text import Text
 
-from agent.approval import ApprovalRequest, Decision, Verdict
+from agent.approval import Action, ApprovalRequest, Decision, Verdict
 from agent.events import (
     AssistantMessage,
-    ErrorEvent,
     Event,
     FilesChanged,
     Finished,
@@ -28,6 +27,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from agent.present import PLAN_MARKS, human_tokens
 from tui.formatting import (
     APPLY_HINT,
     call_head,
@@ -36,9 +36,8 @@ from tui.formatting import (
     tests_passed,
     tests_summary,
 )
-from tui.meter_state import MeterState, human_tokens
+from tui.meter_state import MeterState
 
-STATUS = {"pending": "○", "in_progress": "◐", "done": "●"}
 LEVEL_STYLES = {"info": "dim", "warning": "yellow", "error": "bold red", "success": "green"}
 
 
@@ -81,13 +80,11 @@ class LineRenderer:
         elif isinstance(event, TestsRan):
             self.note(tests_summary(event), "success" if tests_passed(event) else "error")
         elif isinstance(event, PlanUpdated):
-            self.note("\n".join(f"{STATUS[s.status.value]} {s.title}" for s in event.steps))
+            self.note("\n".join(f"{PLAN_MARKS[s.status]} {s.title}" for s in event.steps))
         elif isinstance(event, PhaseChanged):
             self.note(f"phase: {event.phase.value}")
         elif isinstance(event, Notice):
             self.note(event.message, event.level)
-        elif isinstance(event, ErrorEvent):
-            self.note(event.message, "error")
         elif isinstance(event, Finished):
             self.note(finished_summary(event), "success" if event.status == "done" else "warning")
             if event.summary:
@@ -133,6 +130,8 @@ class LineApprover:
                 return Decision(Verdict.APPROVE)
             if answer in ("a", "always"):
                 return Decision(Verdict.ALWAYS)
+            if answer in ("n", "no") and request.action is Action.APPLY:
+                return Decision(Verdict.REJECT)  # nothing goes back to the model: no reason
             if answer in ("n", "no"):
                 reason = await self.prompt.prompt_async(
                     "Why not? (optional, goes back to the model): "

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from agent.events import (
     Event,
     Finished,
+    ModeChanged,
+    ModelChanged,
     ReasoningDelta,
     SessionStarted,
     TextDelta,
@@ -18,30 +20,18 @@ from agent.events import (
     Usage,
     UsageUpdated,
 )
+from agent.present import CHARS_PER_TOKEN, cost_text, human_duration, human_tokens
 
-CHARS_PER_TOKEN = 4
+__all__ = ["MeterState", "human_duration", "human_tokens"]
+
 WARN_AT = 0.8
-
-
-def human_tokens(n: int) -> str:
-    if n < 1000:
-        return str(n)
-    if n < 1_000_000:
-        return f"{n / 1000:.1f}k"
-    return f"{n / 1_000_000:.2f}M"
-
-
-def human_duration(seconds: float) -> str:
-    seconds = int(seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 @dataclass
 class MeterState:
     model: str = ""
     mode: str = ""
+    backend: str = ""  # the sandbox: docker, or bwrap when no engine runs
     budget_usd: float = 0.0
     usage: Usage = field(default_factory=Usage)
     cost_usd: float = 0.0
@@ -81,6 +71,11 @@ class MeterState:
         elif isinstance(event, SessionStarted):
             self.model = event.model or self.model
             self.mode = event.mode or self.mode
+            self.backend = event.backend or self.backend
+        elif isinstance(event, ModeChanged):
+            self.mode = event.mode
+        elif isinstance(event, ModelChanged):
+            self.model = event.model
         elif isinstance(event, Finished):
             self.usage = event.usage if event.usage.prompt_total else self.usage
             self.cost_usd = max(self.cost_usd, event.cost_usd)
@@ -91,16 +86,4 @@ class MeterState:
         return True
 
     def cost_text(self) -> str:
-        digits = 2 if max(self.cost_usd, self.budget_usd) >= 1 else 4
-        spent = f"${self.cost_usd:.{digits}f}"
-        return f"{spent} / ${self.budget_usd:.{digits}f}" if self.budget_usd > 0 else spent
-
-    def summary_lines(self) -> list[str]:
-        """The /cost answer."""
-        u = self.usage
-        return [
-            f"model {self.model or '?'}, {self.steps} steps, {human_duration(self.elapsed_s)}",
-            f"input: {u.uncached_input} uncached, {u.cached_input} cached, "
-            f"{u.cache_write} cache writes; output: {u.output}",
-            f"cache-hit ratio {u.cache_hit_ratio:.0%}; spent {self.cost_text()}",
-        ]
+        return cost_text(self.cost_usd, self.budget_usd)

@@ -4,20 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from tui import commands
+from agent import commands
 
-if TYPE_CHECKING:
-    from tui.app import KilnApp
+
+class SlashHost(Protocol):
+    """What the palette needs of the app (KilnApp), without importing it."""
+
+    def run_slash(self, line: str) -> None: ...
+
+    def kiln_theme_names(self) -> list[str]: ...
 
 
 class SlashCommandProvider(Provider):
     def _entries(self) -> Iterator[tuple[str, str, str]]:
         """(what the palette shows, the slash command it runs, help)."""
-        app = cast("KilnApp", self.app)
+        app = cast(SlashHost, self.app)
         for command in commands.COMMANDS:
             if command.name == "mode":
                 for mode in commands.INTERACTIVE_MODES:
@@ -29,12 +34,12 @@ class SlashCommandProvider(Provider):
                 yield f"/{command.name}", f"/{command.name}", command.help
 
     async def discover(self) -> Hits:
-        app = cast("KilnApp", self.app)
+        app = cast(SlashHost, self.app)
         for shown, line, help_text in self._entries():
             yield DiscoveryHit(shown, partial(app.run_slash, line), help=help_text)
 
     async def search(self, query: str) -> Hits:
-        app = cast("KilnApp", self.app)
+        app = cast(SlashHost, self.app)
         matcher = self.matcher(query)
         for shown, line, help_text in self._entries():
             score = matcher.match(shown)

@@ -6,13 +6,8 @@ from dataclasses import dataclass, field
 
 from agent.events import StopReason, Usage
 from agent.llm.base import Prices
+from agent.present import estimate_tokens
 from agent.settings.config import Limits
-
-CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
-
-
-def estimate_tokens(text: str) -> int:
-    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
 
 
 @dataclass
@@ -47,17 +42,3 @@ class Meter:
         if limits.budget_usd and self.cost_usd >= limits.budget_usd:
             return StopReason.DOLLAR_BUDGET
         return None
-
-
-def format_usage(usage: Usage, cost_usd: float) -> str:
-    """One line for people: `12.3k in (80% cached) · 1.2k out · $0.0123`."""
-
-    def k(n: int) -> str:
-        return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
-
-    parts = [f"{k(usage.prompt_total)} in"]
-    if usage.prompt_total:
-        parts[0] += f" ({usage.cache_hit_ratio:.0%} cached)"
-    parts.append(f"{k(usage.output)} out")
-    parts.append(f"${cost_usd:.4f}")
-    return " · ".join(parts)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
-from agent.cost.meter import format_usage
 from agent.events import (
     ApprovalRequested,
     Event,
@@ -19,20 +17,11 @@ from agent.events import (
     ToolCallStarted,
     TurnStarted,
 )
-from agent.events import (
-    ErrorEvent as ErrorEv,
-)
+from agent.present import PLAN_MARKS, changed_paths, diff_stats, format_usage, short_arguments
 from agent.tools.testdigest import TestDigest
 
 if TYPE_CHECKING:
     from agent.session import Session
-
-
-def _short(arguments: dict[str, Any]) -> str:
-    for key in ("path", "command", "pattern", "args"):
-        if arguments.get(key):
-            return str(arguments[key]).splitlines()[0][:80]
-    return ""
 
 
 def render_text(event: Event) -> str:
@@ -42,7 +31,7 @@ def render_text(event: Event) -> str:
     if isinstance(event, PhaseChanged):
         return f"  [{event.phase.value}]"
     if isinstance(event, ToolCallStarted):
-        return f"  → {event.name} {_short(event.arguments)}".rstrip()
+        return f"  → {event.name} {short_arguments(event.arguments, 80)}".rstrip()
     if isinstance(event, ToolCallFinished) and not event.ok:
         first = event.output.strip().splitlines()[0][:160] if event.output.strip() else ""
         return f"    ✗ {event.name}: {first}"
@@ -51,32 +40,14 @@ def render_text(event: Event) -> str:
     if isinstance(event, FilesChanged):
         return f"  changed: {', '.join(event.paths) or '(nothing)'}"
     if isinstance(event, PlanUpdated):
-        marks = {"done": "x", "in_progress": ">", "pending": " "}
-        return "\n".join(f"  [{marks[s.status.value]}] {s.title}" for s in event.steps)
+        return "\n".join(f"  {PLAN_MARKS[s.status]} {s.title}" for s in event.steps)
     if isinstance(event, Notice):
         return f"  note: {event.message}"
-    if isinstance(event, ErrorEv):
-        return f"  error: {event.message}"
     if isinstance(event, ApprovalRequested):
         return f"  approval: {event.summary}"
     if isinstance(event, Finished):
         return f"· {event.status} ({event.stop_reason.value})"
     return ""
-
-
-def diff_stats(diff: str) -> dict[str, int]:
-    files = len(re.findall(r"^diff --git ", diff, re.M))
-    insertions = sum(
-        1 for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
-    )
-    deletions = sum(
-        1 for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")
-    )
-    return {"files": files, "insertions": insertions, "deletions": deletions}
-
-
-def changed_paths(diff: str) -> list[str]:
-    return re.findall(r"^diff --git a/\S+ b/(\S+)", diff, re.M)
 
 
 def tests_dict(report: TestDigest | None) -> dict[str, Any] | None:

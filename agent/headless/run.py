@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
-from agent.errors import KilnError, SandboxError, UsageError
-from agent.events import Event, Finished, StopReason
+from agent.boundary import start_sandbox
+from agent.errors import KilnError, UsageError
+from agent.events import Applied, Event, Finished, StopReason
 from agent.settings.config import Settings, load_settings
-from sandbox.base import SandboxError as SandboxProblem
 
 # The session, the store and the model client are imported only once the container is
 # being started (see run_headless): their imports then cost the run nothing.
@@ -55,6 +55,7 @@ def settings_for(args: argparse.Namespace, repo: Path) -> Settings:
         "limits.max_steps": getattr(args, "max_steps", None),
         "limits.budget_usd": getattr(args, "budget_usd", None),
         "limits.timeout_s": getattr(args, "timeout", None),
+        "sandbox.backend": getattr(args, "backend", None),
     }
     return load_settings(repo, {k: v for k, v in flags.items() if v is not None})
 
@@ -73,10 +74,7 @@ def main(args: argparse.Namespace) -> int:
     settings = settings_for(args, repo)
     if not args.task.strip():
         raise UsageError('The task is empty; say what to do, e.g. kiln run "fix the tests".')
-    try:
-        return asyncio.run(run_headless(args, repo, settings))
-    except SandboxProblem as exc:
-        raise SandboxError(str(exc)) from None
+    return asyncio.run(run_headless(args, repo, settings))
 
 
 async def run_headless(
@@ -96,7 +94,10 @@ async def run_headless(
     # Starting the container is the longest wait of a short run: it begins first, and
     # everything else (imports, the model client, the session) happens meanwhile.
     made: list[Sandbox] = []
-    sandbox_started = asyncio.ensure_future(_start_sandbox(repo, settings, session_id, made))
+    notices: list[str] = []
+    sandbox_started = asyncio.ensure_future(
+        start_sandbox(repo, settings, session_id, made, notices.append)
+    )
     interrupted: list[bool] = []
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -121,12 +122,14 @@ async def run_headless(
             Mode(args.approval),
             session_id=session_id,
             client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
-            sandbox=made[0] if made else None,
+            sandbox=made[-1] if made else None,
             store=None if isinstance(outcomes[2], BaseException) else outcomes[2],
         )
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
+        for notice in notices:
+            session.notice(notice)
         with contextlib.suppress(NotImplementedError, RuntimeError):
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(signum, session.cancel)
@@ -142,22 +145,7 @@ async def run_headless(
         if session is not None:
             await session.close()
         elif made:
-            await made[0].close()
-
-
-async def _start_sandbox(
-    repo: Path, settings: Settings, session_id: str, made: list[Sandbox]
-) -> None:
-    """Create (importing the backend is slow too: in a thread) and start the sandbox;
-    `made` gets it before it starts, so it is closed whatever happens."""
-
-    def create() -> Sandbox:
-        from sandbox.factory import create_sandbox
-
-        return create_sandbox(repo, settings.sandbox, session_id=session_id)
-
-    made.append(await asyncio.to_thread(create))
-    await made[0].start()
+            await made[-1].close()
 
 
 def _open_store(given: Store | None) -> Store:
@@ -171,7 +159,7 @@ def _import_run_modules() -> None:
     for name in (
         "agent.session",
         "agent.headless.output",
-        "agent.run.state",
+        "agent.run.stops",
         "agent.llm.resolve",
         "agent.llm.factory",
         "agent.llm.openai_compat",
@@ -188,9 +176,9 @@ async def _create_client_after_imports(
     await asyncio.to_thread(_import_run_modules)
     if client is not None:
         return client
-    from agent.session import _create_client
+    from agent.llm.resolve import open_client, resolve_profile
 
-    return await _create_client(settings)
+    return await open_client(await resolve_profile(settings))
 
 
 async def _drive(session: Session, args: argparse.Namespace, out: TextIO, err: TextIO) -> Finished:
@@ -230,12 +218,15 @@ async def _conclude(
         Path(args.patch_out).write_text(diff, encoding="utf-8")
     applied: list[str] = []
     if args.apply and diff.strip() and finished.stop_reason is StopReason.DONE:
-        applied = await session.apply()
+        async for event in session.apply():
+            _emit(event, args.output_format, out, err)
+            if isinstance(event, Applied):
+                applied = list(event.paths)
     elif args.apply and diff.strip():
         err.write("kiln: the task did not finish, so nothing was applied (see --patch-out).\n")
     tests_after = session.tests_after or session.tests_before
     from agent.headless.output import final_report
-    from agent.run.state import exit_code_for
+    from agent.run.stops import exit_code_for
 
     code = exit_code_for(finished.stop_reason, tests_after)
     report = final_report(

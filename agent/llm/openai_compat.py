@@ -34,13 +34,13 @@ from agent.llm.recovery import check_native_call
 from agent.llm.recovery_stream import recover_stream
 from agent.llm.retry import Retryable, classify_transport_error, retrying
 from agent.llm.wire_common import (
-    estimate_tokens,
     http_timeout,
     post_stream,
     resolve_api_key,
     sse_events,
     with_default_path,
 )
+from agent.present import estimate_tokens
 
 
 def to_openai_messages(messages: list[Message]) -> list[dict[str, Any]]:

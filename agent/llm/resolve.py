@@ -15,7 +15,7 @@ import dataclasses
 import httpx
 
 from agent.errors import ConfigError, KilnError, ModelError
-from agent.llm.base import ModelProfile
+from agent.llm.base import ModelClient, ModelProfile
 from agent.settings.config import Settings
 
 # Servers found running are preferred in this order.
@@ -89,6 +89,14 @@ async def _running_local_server() -> ModelProfile | None:
     if not found:
         return None
     return ModelProfile(provider="openai", base_url=found[0].base_url, model=found[0].models[0])
+
+
+async def open_client(profile: ModelProfile) -> ModelClient:
+    """A client for `profile`, once a local server there is known to listen."""
+    from agent.llm.factory import create_client
+
+    await check_reachable(profile)
+    return create_client(profile)
 
 
 async def check_reachable(profile: ModelProfile) -> None:

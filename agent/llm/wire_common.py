@@ -88,11 +88,6 @@ def with_default_path(base_url: str, default_path: str) -> str:
     return base_url
 
 
-def estimate_tokens(text: str) -> int:
-    """Rough count (4 characters a token) for servers that send no usage at all."""
-    return (len(text) + 3) // 4
-
-
 def http_timeout(profile: ModelProfile) -> httpx.Timeout:
     """`request_timeout_s` bounds the wait for the first byte and every byte after it."""
     return httpx.Timeout(profile.request_timeout_s, connect=min(10.0, profile.request_timeout_s))

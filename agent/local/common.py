@@ -15,8 +15,6 @@ from agent.settings import paths
 class LocalModelError(KilnError):
     """The local model could not be installed or served; the message says what to do."""
 
-    exit_code = 1
-
 
 @dataclass(frozen=True)
 class InstallStep:

@@ -1,21 +1,23 @@
-"""The plan -> edit -> test -> correct state machine, as an async generator of events.
+"""The plan -> edit -> test -> correct loop, as one coroutine.
 
-One call of `run_task` is one request from the person. Each step asks the model once and
+One call of `drive` is one request from the person. Each step asks the model once and
 runs the tool calls it made; after edits kiln runs the tests itself and feeds the digest
-back; `finish` while the tests fail is answered with the digest (up to a limit). Every way
-out raises `Stop` with an explicit StopReason, turned into a `Finished` event at the end.
+back; `finish` while the tests fail is answered with the digest (up to a limit). Steps
+are plain `async def`s that emit events through `Run.emit` and return their results.
+Every way out (a limit, the wall clock, Esc, a model or sandbox failure) becomes one
+`Stop` in `_until_stopped`, and the run ends with one `Finished` event.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import asyncio
 import time
-from collections.abc import AsyncIterator
 
 from agent import tools
+from agent.errors import ModelError
+from agent.errors import SandboxError as KilnSandboxError
 from agent.events import (
     AssistantMessage,
-    Event,
     Finished,
     Notice,
     Phase,
@@ -28,93 +30,120 @@ from agent.events import (
     UsageUpdated,
 )
 from agent.llm.base import Completion, ToolCall
-from agent.prompts.briefing import code_file_in
-from agent.prompts.conversation import nudge, truncate
+from agent.prompts.conversation import truncate
 from agent.run.checks import after_changes, judge_finish, record_tests
-from agent.run.deps import LoopDeps, Stop, enter, guarded
-from agent.run.pump import Emit
-from agent.run.state import RunState, status_for
+from agent.run.core import Emit, LoopDeps, Run
+from agent.run.state import RunState
+from agent.run.stops import Stop, limit_stop, status_for
 from agent.run.turn import request_turn
+from agent.tools.gate import ApprovalStop
+from sandbox.base import SandboxError
 
-__all__ = ["LoopDeps", "Stop", "run_task"]
+__all__ = ["LoopDeps", "drive"]
+
+EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 
 
-async def run_task(deps: LoopDeps, task: str, state: RunState) -> AsyncIterator[Event]:
-    deps.conversation.add_user(task)
-    deps.cancel.clear()
+async def drive(deps: LoopDeps, task: str, state: RunState, emit: Emit) -> Finished:
+    """Work on `task` until a Stop; returns (and emits last) the Finished event."""
+    run = Run(deps, state, emit)
+    run.conversation.add_user(task)
     deps.phase = Phase.PLAN  # every request starts by looking, announced even if repeated
-    yield PhaseChanged(Phase.PLAN)
+    emit(PhaseChanged(Phase.PLAN))
+    stop = await _until_stopped(run)
+    run.enter(Phase.DONE if stop.reason is StopReason.DONE else Phase.FAILED)
+    finished = Finished(
+        status=status_for(stop.reason),
+        stop_reason=stop.reason,
+        summary=stop.message,
+        steps=state.steps,
+        tool_calls=state.tool_calls,
+        usage=deps.meter.total,
+        cost_usd=deps.meter.cost_usd,
+        duration_s=state.elapsed,
+    )
+    emit(finished)
+    return finished
+
+
+async def _until_stopped(run: Run) -> Stop:
+    """Step until something stops the run: the one place every way out becomes a Stop."""
+    deadline = run.state.deadline
+    wall_clock = asyncio.timeout(None if deadline is None else deadline - time.monotonic())
     try:
-        while True:
-            async for event in _step(deps, state):
-                yield event
+        async with wall_clock:
+            while True:
+                await _step(run)
     except Stop as stop:
-        final = Phase.DONE if stop.reason is StopReason.DONE else Phase.FAILED
-        async for event in enter(deps, final):
-            yield event
-        yield Finished(
-            status=status_for(stop.reason),
-            stop_reason=stop.reason,
-            summary=stop.message,
-            steps=state.steps,
-            tool_calls=state.tool_calls,
-            usage=deps.meter.total,
-            cost_usd=deps.meter.cost_usd,
-            duration_s=state.elapsed,
+        return stop
+    except TimeoutError:
+        if not wall_clock.expired():
+            raise  # a timeout of something inside is a bug here, not the wall clock
+        return Stop(StopReason.WALL_CLOCK, "The wall-clock limit was reached.")
+    except asyncio.CancelledError:
+        # Only the session cancels this task (Esc, Ctrl+C): the run ends, the session goes on.
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        return Stop(StopReason.CANCELLED, "Cancelled.")
+    except ModelError as exc:
+        return Stop(StopReason.MODEL_ERROR, exc.message)
+    except (SandboxError, KilnSandboxError) as exc:
+        return Stop(StopReason.SANDBOX_ERROR, str(exc))
+    except ApprovalStop as exc:
+        return Stop(
+            StopReason.APPROVAL_NEEDED,
+            f"`{exc.request.summary}` needs approval, and this run may not ask "
+            "(--approval fail); the repository is untouched.",
         )
 
 
-async def _step(deps: LoopDeps, state: RunState) -> AsyncIterator[Event]:
-    reason = state.before_step() or deps.meter.over_budget(deps.settings.limits)
+async def _step(run: Run) -> None:
+    state, deps = run.state, run.deps
+    reason = state.before_step() or deps.meter.over_budget(run.settings.limits)
     if reason:
-        raise Stop(reason, f"Stopped: {reason.value.replace('_', ' ')} reached.")
+        raise limit_stop(reason)
     state.steps += 1
-    yield TurnStarted(state.steps)
-    box: list[Completion] = []
-    messages, specs = deps.conversation.messages(), tools.specs()
-    async for event in guarded(
-        deps, state, lambda emit: request_turn(deps.client, messages, specs, deps.meter, emit), box
-    ):
-        yield event
-    completion = box[0]
+    run.emit(TurnStarted(state.steps))
+    completion = await request_turn(run)
     deps.meter.add(completion.usage)
-    yield UsageUpdated(
-        deps.meter.total,
-        completion.usage,
-        deps.meter.cost_usd,
-        ttft_s=completion.ttft_s,
-        duration_s=completion.duration_s,
+    run.emit(
+        UsageUpdated(
+            deps.meter.total,
+            completion.usage,
+            deps.meter.cost_usd,
+            ttft_s=completion.ttft_s,
+            duration_s=completion.duration_s,
+        )
     )
     message = completion.message
     if message.content.strip():
-        yield AssistantMessage(message.content)
-    deps.conversation.add_assistant(message)
+        run.emit(AssistantMessage(message.content))
+    run.conversation.add_assistant(message)
     answered: set[str] = set()
     try:
-        async for event in _act(deps, state, completion, answered):
-            yield event
+        await _act(run, completion, answered)
     finally:
         for call in message.tool_calls:  # every call needs a result, even when we stop
             if call.id not in answered:
-                deps.conversation.add_tool_result(call, "Not run: the run stopped first.")
+                run.conversation.add_tool_result(call, "Not run: the run stopped first.")
 
 
-async def _act(
-    deps: LoopDeps, state: RunState, completion: Completion, answered: set[str]
-) -> AsyncIterator[Event]:
+async def _act(run: Run, completion: Completion, answered: set[str]) -> None:
+    state, limits = run.state, run.settings.limits
     calls = completion.message.tool_calls
     problems = [p.correction for p in completion.format_problems]
     state.format_errors = state.format_errors + 1 if problems else 0
-    if state.format_errors >= deps.settings.limits.format_error_limit:
+    if state.format_errors >= limits.format_error_limit:
         raise Stop(StopReason.FORMAT_ERRORS, "Too many malformed tool calls in a row.")
     if not calls:
         state.idle_replies += 1
         if problems:
-            deps.conversation.add_feedback("\n".join(problems))
+            run.conversation.add_feedback("\n".join(problems))
         elif state.idle_replies >= 2:
             raise Stop(StopReason.NO_ACTION, completion.message.content.strip()[:2000])
         else:
-            deps.conversation.add_feedback(_nudge(deps, state))
+            run.conversation.add_feedback(run.deps.policy.nudge(state.last_tests))
         return
     state.idle_replies = 0
     finish: ToolCall | None = None
@@ -122,70 +151,57 @@ async def _act(
         if call.name == "finish" and finish is None:
             finish = call  # answered after the other calls of this turn
             continue
-        async for event in _call_tool(deps, state, call):
-            yield event
+        await _call_tool(run, call)
         answered.add(call.id)
-    async for event in after_changes(deps, state, auto_test=finish is None):
-        yield event
+    await after_changes(run, auto_test=finish is None)
     if problems:
-        deps.conversation.add_feedback("\n".join(problems))
+        run.conversation.add_feedback("\n".join(problems))
     if finish is not None:
-        async for event in judge_finish(deps, state, finish):
-            yield event
-        answered.add(finish.id)
+        # A refused finish is naturally repeated: max_finish_refusals bounds that, not
+        # the loop detection.
+        reason = state.before_call(finish.name, finish.arguments, track_repeats=False)
+        if reason:
+            raise limit_stop(reason, "finish")
+        answered.add(finish.id)  # judge_finish always answers it
+        await judge_finish(run, finish)
 
 
-def _nudge(deps: LoopDeps, state: RunState) -> str:
-    if not deps.client.profile.small_model:
-        return nudge(False)
-    return nudge(True, code_file_in(state.last_tests.text) if state.last_tests else "")
-
-
-async def _call_tool(deps: LoopDeps, state: RunState, call: ToolCall) -> AsyncIterator[Event]:
+async def _call_tool(run: Run, call: ToolCall) -> None:
+    state, emit = run.state, run.emit
     reason = state.before_call(call.name, call.arguments)
     if reason:
-        raise Stop(reason, f"Stopped: {reason.value.replace('_', ' ')} ({call.name}).")
-    yield ToolCallStarted(call.id, call.name, call.arguments, call.recovered_from_text)
+        raise limit_stop(reason, call.name)
+    emit(ToolCallStarted(call.id, call.name, call.arguments, call.recovered_from_text))
     if call.recovered_from_text:
-        yield Notice(f"Recovered a {call.name} call the model wrote as text.")
-    if call.name in ("edit_file", "write_file"):
-        async for event in enter(deps, Phase.EDIT):
-            yield event
+        emit(Notice(f"Recovered a {call.name} call the model wrote as text."))
+    if call.name in EDIT_TOOLS:
+        run.enter(Phase.EDIT)
     elif call.name == "run_tests":
-        async for event in enter(deps, Phase.TEST):
-            yield event
+        run.enter(Phase.TEST)
     if call.name not in tools.READ_ONLY:
-        await deps.before_change()
+        await run.deps.before_change()
     started = time.monotonic()
-    box: list[tools.ToolResult] = []
-
-    async def work(emit: Emit) -> tools.ToolResult:
-        fresh = _fresh_test_result(state, call)
-        if fresh is not None:
-            return fresh
-        context = dataclasses.replace(deps.tool_context, emit=emit)
-        return await tools.call(context, call.name, call.arguments)
-
-    async for event in guarded(deps, state, work, box):
-        yield event
-    result = box[0]
-    shown, cut = truncate(result.output)
-    yield ToolCallFinished(
-        call.id,
-        call.name,
-        result.ok,
-        shown,
-        time.monotonic() - started,
-        result.exit_code,
-        cut or result.truncated,
+    result = _fresh_test_result(state, call) or await tools.call(
+        run.tool_context, call.name, call.arguments
     )
-    deps.conversation.add_tool_result(call, result.output)
+    shown, cut = truncate(result.output)
+    emit(
+        ToolCallFinished(
+            call.id,
+            call.name,
+            result.ok,
+            shown,
+            time.monotonic() - started,
+            result.exit_code,
+            cut or result.truncated,
+        )
+    )
+    run.conversation.add_tool_result(call, result.output)
     state.pending_change = state.pending_change or result.edited
     if result.plan is not None:
-        yield PlanUpdated(result.plan)
+        emit(PlanUpdated(result.plan))
     if result.tests is not None:
-        async for event in record_tests(deps, state, result.tests):
-            yield event
+        record_tests(run, result.tests)
 
 
 def _fresh_test_result(state: RunState, call: ToolCall) -> tools.ToolResult | None:

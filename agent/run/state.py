@@ -1,8 +1,4 @@
-"""The counters of one run and the limits they are checked against.
-
-Every way a run can end maps to one StopReason, and every StopReason to one Finished
-status and one exit code, here in one place.
-"""
+"""The counters of one run and the limits they are checked against (how a run ends: stops.py)."""
 
 from __future__ import annotations
 
@@ -14,46 +10,6 @@ from typing import Any
 from agent.events import StopReason
 from agent.settings.config import Limits
 from agent.tools.testdigest import TestDigest
-
-LIMIT_REASONS = frozenset(
-    {
-        StopReason.MAX_STEPS,
-        StopReason.MAX_TOOL_CALLS,
-        StopReason.TOKEN_BUDGET,
-        StopReason.DOLLAR_BUDGET,
-        StopReason.WALL_CLOCK,
-        StopReason.REPEATED_CALL,
-        StopReason.FORMAT_ERRORS,
-    }
-)
-_STATUS = {
-    StopReason.DONE: "done",
-    StopReason.TESTS_STILL_FAILING: "failed",
-    StopReason.NO_ACTION: "failed",
-    StopReason.CANCELLED: "cancelled",
-    StopReason.APPROVAL_NEEDED: "error",
-    StopReason.MODEL_ERROR: "error",
-    StopReason.SANDBOX_ERROR: "error",
-}
-_EXIT = {
-    StopReason.TESTS_STILL_FAILING: 1,
-    StopReason.NO_ACTION: 1,
-    StopReason.APPROVAL_NEEDED: 4,
-    StopReason.SANDBOX_ERROR: 5,
-    StopReason.MODEL_ERROR: 6,
-    StopReason.CANCELLED: 130,
-}
-
-
-def status_for(reason: StopReason) -> str:
-    return "limit" if reason in LIMIT_REASONS else _STATUS[reason]
-
-
-def exit_code_for(reason: StopReason, tests_after: TestDigest | None) -> int:
-    """0 only when done with the tests passing (or no tests to run)."""
-    if reason is StopReason.DONE:
-        return 0 if tests_after is None or tests_after.ok else 1
-    return 3 if reason in LIMIT_REASONS else _EXIT[reason]
 
 
 def call_signature(name: str, arguments: dict[str, Any]) -> str:
@@ -84,11 +40,8 @@ class RunState:
         return time.monotonic() - self.started
 
     def before_step(self) -> StopReason | None:
-        if self.steps >= self.limits.max_steps:
-            return StopReason.MAX_STEPS
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            return StopReason.WALL_CLOCK
-        return None
+        # The wall clock is not checked here: one asyncio.timeout around the run enforces it.
+        return StopReason.MAX_STEPS if self.steps >= self.limits.max_steps else None
 
     def before_call(
         self, name: str, arguments: dict[str, Any], *, track_repeats: bool = True

@@ -1,42 +1,24 @@
-"""One model request as events: streamed text, reasoning, retries, an estimated meter."""
+"""One model request: streamed text and reasoning, retries, an estimated meter, as events."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
-from agent.cost.meter import Meter
+from agent import tools
 from agent.errors import ModelError
-from agent.events import (
-    Event,
-    Notice,
-    ReasoningDelta,
-    TextDelta,
-    UsageUpdated,
-)
-from agent.llm.base import (
-    Completion,
-    Message,
-    ModelClient,
-    ReasoningChunk,
-    RetryNotice,
-    TextChunk,
-    ToolSpec,
-)
+from agent.events import Notice, ReasoningDelta, TextDelta, UsageUpdated
+from agent.llm.base import Completion, ReasoningChunk, RetryNotice, TextChunk
+from agent.run.core import Run
 
 ESTIMATE_EVERY_S = 0.25  # the live meter moves while tokens stream, without flooding
 
 
-async def request_turn(
-    client: ModelClient,
-    messages: list[Message],
-    tools: list[ToolSpec],
-    meter: Meter,
-    emit: Callable[[Event], None],
-) -> Completion:
+async def request_turn(run: Run) -> Completion:
+    """Ask the model once with the whole conversation; returns its completed reply."""
+    deps, emit = run.deps, run.emit
     streamed = ""
     last_estimate = time.monotonic()
-    async for event in client.stream(messages, tools):
+    async for event in deps.client.stream(deps.conversation.messages(), tools.specs()):
         if isinstance(event, TextChunk):
             streamed += event.text
             emit(TextDelta(event.text))
@@ -55,6 +37,6 @@ async def request_turn(
             return event
         if streamed and time.monotonic() - last_estimate >= ESTIMATE_EVERY_S:
             last_estimate = time.monotonic()
-            pending, total, cost = meter.estimate(streamed)
+            pending, total, cost = deps.meter.estimate(streamed)
             emit(UsageUpdated(total, pending, cost, estimated=True))
     raise ModelError("The model server ended its reply without completing it; try again.")

@@ -9,6 +9,7 @@ so `--resume` can rebuild both the prompt and the workspace.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -20,11 +21,13 @@ from agent.events import (
     ApprovalResolved,
     Event,
     Finished,
+    PhaseChanged,
     ReasoningDelta,
     SessionStarted,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
+    TurnStarted,
     UsageUpdated,
 )
 from agent.llm.base import Message, ToolCall
@@ -36,7 +39,7 @@ CREATE TABLE IF NOT EXISTS sessions (
   title TEXT, status TEXT, stop_reason TEXT, steps INTEGER DEFAULT 0,
   uncached INTEGER DEFAULT 0, cached INTEGER DEFAULT 0, cache_write INTEGER DEFAULT 0,
   output INTEGER DEFAULT 0, cost_usd REAL DEFAULT 0, diff TEXT DEFAULT '',
-  messages TEXT DEFAULT '[]');
+  messages TEXT DEFAULT '[]', pid INTEGER, run_steps INTEGER DEFAULT 0);
 CREATE TABLE IF NOT EXISTS events (
   session_id TEXT, seq INTEGER, ts REAL, type TEXT, data TEXT, PRIMARY KEY (session_id, seq));
 CREATE TABLE IF NOT EXISTS requests (
@@ -52,6 +55,8 @@ CREATE TABLE IF NOT EXISTS stops (
   session_id TEXT, ts REAL, status TEXT, stop_reason TEXT, summary TEXT, steps INTEGER,
   tool_calls INTEGER, cost_usd REAL, duration_s REAL);
 """
+# Columns added since the first schema; older databases get them on open.
+ADDED_COLUMNS = {"pid": "INTEGER", "run_steps": "INTEGER DEFAULT 0"}
 
 
 def default_path() -> Path:
@@ -81,6 +86,10 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(sessions)")}
+        for name, kind in ADDED_COLUMNS.items():
+            if name not in have:
+                self.db.execute(f"ALTER TABLE sessions ADD COLUMN {name} {kind}")
         self._seq: dict[str, int] = {}
 
     def close(self) -> None:
@@ -120,6 +129,14 @@ class Store:
                 "INSERT INTO sessions (id, created, updated, repo, model, mode, title) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated = ?",
                 (sid, now, now, event.repo, event.model, event.mode, event.task[:200], now),
+            )
+        elif isinstance(event, TurnStarted | PhaseChanged):
+            # A run is in flight: `kiln sessions list` shows it running, with its steps so
+            # far; the pid tells a live run from one whose process was killed.
+            x(
+                "UPDATE sessions SET updated = ?, status = 'running', stop_reason = NULL, "
+                "pid = ?, run_steps = MAX(run_steps, ?) WHERE id = ?",
+                (now, os.getpid(), getattr(event, "step", 0), sid),
             )
         elif isinstance(event, UsageUpdated):
             u = event.last
@@ -167,7 +184,7 @@ class Store:
             )  # fmt: skip
             x(
                 "UPDATE sessions SET updated = ?, status = ?, stop_reason = ?, "
-                "steps = steps + ? WHERE id = ?",
+                "steps = steps + ?, pid = NULL, run_steps = 0 WHERE id = ?",
                 (now, event.status, event.stop_reason.value, event.steps, sid),
             )
 
@@ -184,11 +201,12 @@ class Store:
     def sessions(self, limit: int = 50) -> list[SessionRow]:
         rows = self.db.execute(
             "SELECT id, created, updated, repo, model, mode, title, COALESCE(status, ''), "
-            "COALESCE(stop_reason, ''), steps, cost_usd, uncached + cached + cache_write + output "
+            "COALESCE(stop_reason, ''), steps + COALESCE(run_steps, 0), cost_usd, "
+            "uncached + cached + cache_write + output, pid "
             "FROM sessions ORDER BY updated DESC LIMIT ?",
             (limit,),
         ).fetchall()
-        return [SessionRow(*row) for row in rows]
+        return [_row(*row) for row in rows]
 
     def find(self, session_id: str) -> SessionRow | None:
         """By id, unique id prefix, or "last" for the most recently updated session."""
@@ -218,6 +236,27 @@ class Store:
         if row is None:
             return [], ""
         return [_message_from(d) for d in json.loads(row[0] or "[]")], row[1] or ""
+
+
+def _row(*columns: Any) -> SessionRow:
+    *fields, pid = columns
+    fields[7] = _live_status(fields[7], pid)
+    return SessionRow(*fields)
+
+
+def _live_status(status: str, pid: int | None) -> str:
+    """ "running" only while the process running it lives; a killed run shows "interrupted"."""
+    if status != "running":
+        return status
+    if pid is None:
+        return "interrupted"
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return "interrupted"
+    except PermissionError:
+        pass  # alive, another user's
+    return status
 
 
 def _message_dict(message: Message) -> dict[str, Any]:

@@ -41,6 +41,8 @@ async def call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolRe
         return ToolResult(False, f"There is no tool named {name!r}. Tools: {', '.join(TOOLS)}.")
     if not isinstance(arguments, dict):
         return ToolResult(False, f"Arguments for {name} must be a JSON object.")
+    if tool.run is None:
+        raise ValueError(f"{name} is answered by the loop itself; it never reaches call()")
     try:
         return await tool.run(ctx, arguments)
     except ToolFailure as failure:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agent.events import Event, PlanStep
@@ -35,7 +35,6 @@ class ToolResult:
     edited: bool = False  # the workspace changed (edit_file, write_file, or a command)
     plan: tuple[PlanStep, ...] | None = None
     tests: TestDigest | None = None
-    finish_summary: str | None = None
 
 
 @dataclass
@@ -47,7 +46,6 @@ class ToolContext:
     emit: Callable[[Event], None] = lambda event: None
     # The longest a command may run; commands asking for more are capped here.
     max_command_timeout_s: float = 600.0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 ToolFunc = Callable[[ToolContext, dict[str, Any]], Awaitable[ToolResult]]
@@ -56,7 +54,17 @@ ToolFunc = Callable[[ToolContext, dict[str, Any]], Awaitable[ToolResult]]
 @dataclass(frozen=True)
 class Tool:
     spec: ToolSpec
-    run: ToolFunc
+    run: ToolFunc | None  # None: the loop answers the call itself (finish)
+
+
+def _spec(name: str, description: str, properties: dict[str, Any], required: list[str]) -> ToolSpec:
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    return ToolSpec(name, description, schema)
 
 
 def tool(
@@ -65,15 +73,14 @@ def tool(
     """Declare a tool: its JSON schema lives next to the function that implements it."""
 
     def wrap(func: ToolFunc) -> Tool:
-        schema = {
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": False,
-        }
-        return Tool(ToolSpec(name, description, schema), func)
+        return Tool(_spec(name, description, properties, required), func)
 
     return wrap
+
+
+def spec_only(name: str, description: str, properties: dict[str, Any], required: list[str]) -> Tool:
+    """A tool the model may call that the loop answers itself."""
+    return Tool(_spec(name, description, properties, required), None)
 
 
 def workspace_path(raw: Any, *, allow_root: bool = False) -> str:

@@ -28,11 +28,9 @@ _ZERO = re.compile(r"^0+$")
 class HostChanged(KilnError):
     """The host's copy of a touched file differs from what the sandbox started from."""
 
-    exit_code = 1
-
 
 class ApplyFailed(KilnError):
-    exit_code = 1
+    """`git apply` refused the diff."""
 
 
 @dataclass
@@ -176,13 +174,9 @@ def _git_apply(
         raise ApplyFailed(f"The diff did not apply cleanly to {repo} ({reason}); {advice}")
 
 
-async def apply_to_host(
-    repo: Path, diff_text: str, baseline_info: object = None, *, three_way: bool = False
-) -> list[str]:
+async def apply_to_host(repo: Path, diff_text: str, *, three_way: bool = False) -> list[str]:
     """Apply `diff_text` to the working tree at `repo`; returns the paths it wrote.
 
-    `baseline_info` (the sandbox, or None) is accepted for callers that have it; the
-    starting state of each file is read from the diff itself, so nothing else is needed.
+    The starting state of each file is read from the diff itself (its index lines).
     """
-    del baseline_info
     return await asyncio.to_thread(apply_to_host_sync, repo, diff_text, three_way=three_way)

@@ -10,7 +10,7 @@ from agent.llm.base import ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
 from agent.prompts.briefing import FIX_CALL, briefing, code_file_in, files_involved
-from agent.prompts.conversation import SMALL_MODEL_PROMPT, nudge
+from agent.prompts.system import NUDGE, SMALL_MODEL_PROMPT, small_model_nudge
 from agent.session import Session
 from agent.settings.config import load_settings
 from agent.tools.shell import run_test_command
@@ -33,11 +33,11 @@ def test_files_come_from_the_task_the_tracebacks_and_the_failing_tests_imports()
 
 
 def test_the_nudge_names_a_real_file_because_small_models_copy_it() -> None:
-    assert '{"name": "read_file", "arguments": {"path": "pkg/util.py"}}' in nudge(
-        True, "pkg/util.py"
+    assert '{"name": "read_file", "arguments": {"path": "pkg/util.py"}}' in small_model_nudge(
+        "pkg/util.py"
     )
-    assert '{"name": "list_files", "arguments": {}}' in nudge(True)
-    assert "list_files" not in nudge(False)
+    assert '{"name": "list_files", "arguments": {}}' in small_model_nudge()
+    assert "list_files" not in NUDGE
 
 
 async def test_the_briefing_quotes_the_code_under_test_and_ends_with_the_request(

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from agent.cost.meter import Meter, format_usage
+from agent.cost.meter import Meter
 from agent.events import StopReason, Usage
 from agent.llm.base import Message, Prices, ToolCall
+from agent.present import format_usage
 from agent.prompts.conversation import Conversation, truncate
 from agent.settings.config import Limits
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from agent import tools
 from agent.approval import Decision, Mode, Verdict
+from agent.tools.control import finish_summary
 from sandbox.base import Sandbox
 from tests.core.conftest import ScriptedPerson, tool_context
 
@@ -116,8 +117,7 @@ async def test_update_plan_and_finish(sandbox: Sandbox) -> None:
     assert plan.ok and plan.plan is not None and len(plan.plan) == 2
     bad = await tools.call(ctx, "update_plan", {"steps": [{"title": "a", "status": "started"}]})
     assert not bad.ok and "in_progress" in bad.output
-    done = await tools.call(ctx, "finish", {"summary": "all good"})
-    assert done.finish_summary == "all good"
+    assert finish_summary({"summary": "all good"}) == "all good"
     unknown = await tools.call(ctx, "delete_repo", {})
     assert not unknown.ok and "no tool named" in unknown.output
 

@@ -78,7 +78,7 @@ async def test_diff_is_binary_safe_and_applies_to_the_host(
     diff = await sandbox.diff()
     assert "rename from README.md" in diff and "GIT binary patch" in diff
     assert "old mode 100644\nnew mode 100755" in diff and "deleted file mode" in diff
-    written = await apply_to_host(twin, diff, sandbox)
+    written = await apply_to_host(twin, diff)
     assert set(written) == set(changed)
     for name in ("src/app.py", "DOCS.md", "data.bin", "new.bin", "run.sh"):
         assert (twin / name).read_bytes() == await sandbox.read_file(name)

@@ -7,7 +7,6 @@ from pathlib import Path
 from agent.approval import Mode
 from agent.events import (
     AssistantMessage,
-    ErrorEvent,
     FilesChanged,
     Finished,
     Notice,
@@ -66,7 +65,7 @@ SESSION = [
     FilesChanged(("calc.py",)),
     UsageUpdated(Usage(1200, 5400, 0, 310), Usage(1200, 5400, 0, 310), 0.0425),
     Notice("recovered a tool call written as text", "warning"),
-    ErrorEvent("the model server answered 500; retrying"),
+    Notice("the model server answered 500; retrying", level="error"),
     Finished(
         "done",
         StopReason.DONE,

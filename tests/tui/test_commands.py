@@ -7,12 +7,21 @@ from pathlib import Path
 import pytest
 
 import themes
+from agent import commands
 from agent.events import Finished
 from agent.llm.scripted.server import ScriptedServer
-from tests.tui.live import finished, live_app, ready, running, submit, transcript_text, wait_for
+from tests.tui.live import (
+    finished,
+    live_app,
+    question,
+    ready,
+    running,
+    submit,
+    transcript_text,
+    wait_for,
+)
 from tests.tui.scenes import offline_app
 from tests.tui.scripts import calc_repo, fix_calc_turns
-from tui import commands
 from tui.history import PromptHistory
 from tui.screens.diff import DiffScreen
 
@@ -93,6 +102,8 @@ async def test_diff_and_resume_reopen_transcript_and_state(tmp_path: Path) -> No
             await submit(pilot, "/mode auto-edit")
             await submit(pilot, "fix add")
             await wait_for(pilot, lambda: finished(first))
+            await question(pilot)  # auto-edit offers the diff at the end: keep it in the sandbox
+            await pilot.press("n")
             await submit(pilot, "/diff")
             screen = await wait_for(
                 pilot,

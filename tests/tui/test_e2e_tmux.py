@@ -49,7 +49,7 @@ class Tmux:
         raise AssertionError(f"timed out waiting for {what}; the screen was:\n{self.screen()}")
 
 
-def test_kiln_in_tmux_applies_only_after_the_key(tmp_path: Path) -> None:
+def test_kiln_in_tmux_offers_the_diff_and_applies_only_after_the_key(tmp_path: Path) -> None:
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed (.ci/setup installs it)")
     repo = calc_repo(tmp_path / "repo")
@@ -65,7 +65,11 @@ def test_kiln_in_tmux_applies_only_after_the_key(tmp_path: Path) -> None:
             tmux("send-keys", "-t", "kiln", "fix the add test", "Enter")
             tmux.wait_for(lambda s: "Allow this edit" in s, "the edit question")
             tmux("send-keys", "-t", "kiln", "y")
-            tmux.wait_for(lambda s: "done · " in s, "the run to finish")
+            # The task ends with the diff offered; n keeps it in the sandbox only.
+            tmux.wait_for(lambda s: "Write these changes" in s, "the diff offered at the end")
+            assert (repo / "calc.py").read_text() == CALC
+            tmux("send-keys", "-t", "kiln", "n")
+            tmux.wait_for(lambda s: "done · " in s and "Not applied" in s, "the offer declined")
             assert (repo / "calc.py").read_text() == CALC
 
             tmux("send-keys", "-t", "kiln", "/apply", "Enter")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.approval import Mode
+from agent.approval import Action, Mode
 from agent.events import ApprovalRequested, StopReason
 from agent.llm.scripted.server import ScriptedServer
 from tests.tui.live import (
@@ -42,6 +42,14 @@ async def test_approve_edit_then_apply_writes_only_after_the_apply_key(tmp_path:
             done = await wait_for(pilot, lambda: finished(app))
             assert done.stop_reason is StopReason.DONE
             assert (repo / "calc.py").read_text() == CALC  # approved in the sandbox only
+
+            # The diff is offered at the end of the task; n keeps it in the sandbox.
+            offer = await question(pilot)
+            assert offer.request.action is Action.APPLY
+            assert "+    return a + b" in offer.request.diff
+            await pilot.press("n")
+            await wait_for(pilot, lambda: "Not applied" in transcript_text(app))
+            assert (repo / "calc.py").read_text() == CALC
 
             await submit(pilot, "/apply")
             apply_dialog = await question(pilot)
@@ -96,7 +104,7 @@ async def test_always_stops_asking_for_that_kind(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: finished(app))
             assert app.session is not None
             asked = [e for e in app.session.events if isinstance(e, ApprovalRequested)]
-            assert len(asked) == 1
+            assert len([e for e in asked if e.action == "edit"]) == 1
             diff = await app.session.diff()
             assert "+    return a + b" in diff and '+    """a minus b"""' in diff
             assert (repo / "calc.py").read_text() == CALC

@@ -55,14 +55,20 @@ async def test_line_mode_asks_at_a_prompt_and_applies_after_yes(tmp_path: Path) 
             await shows("edit calc.py")
             keys.send_text("y\n")
             await shows("done · ")
+            await shows("apply the changes")  # offered at the end of the task
+            keys.send_text("n\n")
+            await shows("Not applied")
+            assert (repo / "calc.py").read_text() == CALC
             keys.send_text("/apply\n")
-            await shows("apply the changes")
+            await shows("/apply writes")  # the offer said how to apply later
+            await asyncio.sleep(0.5)
+            assert screen.getvalue().count("apply the changes") >= 2
             assert (repo / "calc.py").read_text() == CALC  # asked, not yet answered
             keys.send_text("y\n")
-            await shows("Applied: calc.py")
+            await shows("Applied to your working tree: calc.py")
             keys.send_text("/quit\n")
             assert await asyncio.wait_for(runner, 60) == 0
     shown = screen.getvalue()
     assert "edit calc.py" in shown and "+    return a + b" in shown
-    assert "Applied: calc.py" in shown
+    assert "Applied to your working tree: calc.py" in shown
     assert (repo / "calc.py").read_text() == FIXED

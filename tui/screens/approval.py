@@ -67,6 +67,9 @@ class ApprovalScreen(ModalScreen[Decision]):
         self.dismiss(Decision(Verdict.ALWAYS))
 
     def action_reject(self) -> None:
+        if self.request.action is Action.APPLY:  # nothing goes back to the model: no reason
+            self.dismiss(Decision(Verdict.REJECT))
+            return
         reason = self.query_one("#reason", Input)
         reason.display = True
         reason.focus()

@@ -7,7 +7,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
-from tui import commands
+from agent import commands
 from tui.history import PromptHistory
 
 NEWLINE_KEYS = ("shift+enter", "ctrl+j", "alt+enter")

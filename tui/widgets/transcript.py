@@ -9,7 +9,6 @@ from agent.events import (
     ApprovalRequested,
     ApprovalResolved,
     AssistantMessage,
-    ErrorEvent,
     Event,
     FilesChanged,
     Finished,
@@ -95,8 +94,6 @@ class Transcript(VerticalScroll):
             await self.note(f"{verdict}: {what}{reason}" if what else verdict + reason, "approval")
         elif isinstance(event, Notice):
             await self.note(event.message, event.level)
-        elif isinstance(event, ErrorEvent):
-            await self.note(event.message, "error")
         elif isinstance(event, FilesChanged):
             self._changed = event.paths
         elif isinstance(event, Finished):

@@ -1,0 +1,296 @@
+"""The slash commands every front end offers, with no Textual inside.
+
+The TUI, line mode and (later) ACP hand what the person typed to `Commands.run`, and draw
+what it yields: `Say` (a note), `ShowDiff` (a diff to look at), or events of the one
+stream (an apply's question and answer, a mode or model change for the meter). A front
+end handles only what is its own (/theme, /quit) and its keys in /help. Every command
+ends in something shown, never silently; a failure is one sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from agent.approval import Mode
+from agent.errors import KilnError
+from agent.events import Applied, Event, ModeChanged, ModelChanged
+from agent.present import changes_summary, cost_lines
+from agent.settings.config import Settings
+
+if TYPE_CHECKING:
+    from agent.session import Session
+    from agent.store.db import SessionRow
+
+INTERACTIVE_MODES: tuple[Mode, ...] = (Mode.PLAN, Mode.ASK, Mode.AUTO_EDIT, Mode.FULL_AUTO)
+# After a request in these modes kiln offers to write its changes to the working tree.
+OFFER_APPLY_MODES = frozenset({Mode.ASK, Mode.AUTO_EDIT})
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    name: str
+    help: str
+    arg: str = ""  # placeholder shown in help, e.g. "[MODE]"
+
+
+COMMANDS: tuple[SlashCommand, ...] = (
+    SlashCommand("mode", "switch the approval mode (plan, ask, auto-edit, full-auto)", "[MODE]"),
+    SlashCommand("model", "show the model profiles, or switch to one", "[NAME]"),
+    SlashCommand("diff", "show the sandbox's changes so far"),
+    SlashCommand("apply", "write the sandbox's changes to your working tree (asks first)"),
+    SlashCommand("undo", "undo the last step in the sandbox"),
+    SlashCommand("review", "review commits"),
+    SlashCommand("cost", "tokens, cache hits and money spent in this session"),
+    SlashCommand("compact", "summarise the conversation to free context"),
+    SlashCommand("sessions", "list stored sessions"),
+    SlashCommand("theme", "switch the colour theme (remembered)", "[NAME]"),
+    SlashCommand("help", "commands and keys"),
+    SlashCommand("quit", "close the sandbox and leave"),
+)
+BY_NAME = {c.name: c for c in COMMANDS}
+
+
+@dataclass(frozen=True)
+class ParsedCommand:
+    name: str
+    arg: str
+
+
+@dataclass(frozen=True)
+class Say:
+    text: str
+    level: str = "info"  # info | warning | error | success
+
+
+@dataclass(frozen=True)
+class ShowDiff:
+    title: str
+    diff: str
+
+
+Output = Say | ShowDiff | Event
+
+
+def parse(text: str) -> ParsedCommand | None:
+    """`/mode ask` -> ParsedCommand("mode", "ask"); plain text (or `//...`) -> None."""
+    stripped = text.strip()
+    if not stripped.startswith("/") or stripped.startswith("//"):
+        return None
+    head, _, arg = stripped[1:].partition(" ")
+    return ParsedCommand(head.lower(), arg.strip())
+
+
+def completions(text: str) -> list[SlashCommand]:
+    """Commands whose name starts with what follows the slash (only while no space typed)."""
+    if not text.startswith("/") or " " in text or "\n" in text:
+        return []
+    prefix = text[1:].lower()
+    return [c for c in COMMANDS if c.name.startswith(prefix)]
+
+
+def next_mode(mode: Mode) -> Mode:
+    """The mode after `mode` in the shift+tab cycle."""
+    if mode not in INTERACTIVE_MODES:
+        return Mode.ASK
+    return INTERACTIVE_MODES[(INTERACTIVE_MODES.index(mode) + 1) % len(INTERACTIVE_MODES)]
+
+
+def parse_mode(arg: str) -> Mode | None:
+    try:
+        mode = Mode(arg.strip().lower())
+    except ValueError:
+        return None
+    return mode if mode in INTERACTIVE_MODES else None
+
+
+def help_lines() -> list[str]:
+    width = max(len(c.name) + len(c.arg) for c in COMMANDS) + 3
+    return [f"/{c.name} {c.arg}".ljust(width) + f" {c.help}" for c in COMMANDS]
+
+
+NOT_READY = "The session is not ready yet (see the sandbox state)."
+BUSY = "kiln is still working: wait, or press Esc to interrupt, then try again."
+
+
+class Commands:
+    """The commands of one front end's session; `session` is set once it has started."""
+
+    def __init__(self, settings: Settings, mode: Mode, keys_help: list[str] | None = None) -> None:
+        self.settings = settings
+        self.session: Session | None = None
+        self._mode = mode
+        self._keys_help = keys_help or []
+
+    @property
+    def mode(self) -> Mode:
+        return self.session.mode if self.session is not None else self._mode
+
+    def set_mode(self, mode: Mode) -> ModeChanged:
+        self._mode = mode
+        if self.session is not None:
+            self.session.mode = mode
+        return ModeChanged(mode.value)
+
+    async def run(self, line: str) -> AsyncIterator[Output]:
+        """Carry out one slash command; every KilnError becomes one sentence."""
+        parsed = parse(line)
+        if parsed is None:
+            return
+        handler: Callable[[str], AsyncIterator[Output]] | None = getattr(
+            self, f"_cmd_{parsed.name}", None
+        )
+        if parsed.name not in BY_NAME or handler is None:
+            yield Say(f"There is no /{parsed.name}; /help lists the commands.", "warning")
+            return
+        try:
+            async for output in handler(parsed.arg):
+                yield output
+        except KilnError as exc:
+            yield Say(exc.message, "error")
+
+    def _ready(self) -> Session:
+        if self.session is None:
+            raise KilnError(NOT_READY)
+        return self.session
+
+    def _idle(self) -> Session:
+        session = self._ready()
+        if session.running:
+            raise KilnError(BUSY)
+        return session
+
+    # --- the commands ----------------------------------------------------------------
+
+    async def _cmd_mode(self, arg: str) -> AsyncIterator[Output]:
+        names = ", ".join(m.value for m in INTERACTIVE_MODES)
+        if not arg:
+            yield Say(f"Mode: {self.mode.value} (choose from {names}).")
+            return
+        mode = parse_mode(arg)
+        if mode is None:
+            yield Say(f"`{arg}` is not a mode; choose from {names}.", "warning")
+            return
+        yield self.set_mode(mode)
+        yield Say(f"Mode: {mode.value}.")
+
+    async def _cmd_model(self, arg: str) -> AsyncIterator[Output]:
+        if not arg:
+            session = self.session
+            current = session.profile.model if session and session.client else ""
+            rows = [
+                f"{name}: {p.model or '(server default)'} at {p.base_url or '(default)'}"
+                for name, p in self.settings.models.items()
+            ]
+            head = f"In use: {current}. " if current else ""
+            listing = "\n".join(rows) or "No model profiles are configured."
+            yield Say(
+                f"{head}/model NAME switches to a profile or a model at this server.\n{listing}"
+            )
+            return
+        profile = await self._idle().switch_model(arg)
+        yield ModelChanged(profile.model, profile.base_url)
+        yield Say(f"Model: {profile.model} at {profile.base_url}.")
+
+    async def _cmd_diff(self, arg: str) -> AsyncIterator[Output]:
+        diff = await self._ready().diff()
+        if not diff.strip():
+            yield Say("The sandbox has no changes.")
+            return
+        yield ShowDiff(f"Changes in the sandbox ({changes_summary(diff)})", diff)
+
+    async def _cmd_apply(self, arg: str) -> AsyncIterator[Output]:
+        """The session shows the combined diff and asks (unless full-auto) before writing."""
+        async for output in self.apply(offered=False):
+            yield output
+
+    async def apply(self, *, offered: bool) -> AsyncIterator[Output]:
+        """/apply, or the offer at the end of a request (`offered`: no note if nothing)."""
+        session = self._idle()
+        if not (await session.diff()).strip():
+            if not offered:
+                yield Say("The sandbox has no changes to apply.")
+            return
+        async for event in session.apply():
+            yield event
+            if isinstance(event, Applied) and event.paths:
+                yield Say(f"Applied to your working tree: {', '.join(event.paths)}.", "success")
+            elif isinstance(event, Applied):
+                kept = " (/apply writes them later)" if offered else ""
+                yield Say(f"Not applied; your working tree is unchanged{kept}.")
+
+    def offers_apply(self) -> bool:
+        """Whether a finished request's changes are offered at once (ask and auto-edit)."""
+        return self.mode in OFFER_APPLY_MODES
+
+    async def _cmd_undo(self, arg: str) -> AsyncIterator[Output]:
+        yield Say(f"Undone: {await self._idle().undo()}")
+
+    async def _cmd_review(self, arg: str) -> AsyncIterator[Output]:
+        yield Say("Commit review is coming later; it is not in this build yet.", "warning")
+
+    async def _cmd_compact(self, arg: str) -> AsyncIterator[Output]:
+        yield Say("Compaction on demand is coming later; it is not in this build yet.", "warning")
+
+    async def _cmd_cost(self, arg: str) -> AsyncIterator[Output]:
+        session = self.session
+        if session is None:
+            from agent.events import Usage
+
+            lines = cost_lines("", 0, 0.0, Usage(), 0.0, self.settings.limits.budget_usd)
+        else:
+            model = session.profile.model if session.client else ""
+            elapsed = sum(
+                getattr(e, "duration_s", 0.0) for e in session.events if e.kind == "finished"
+            )
+            steps = session.steps + (
+                session.last_run.steps if session.running and session.last_run else 0
+            )
+            lines = cost_lines(
+                model, steps, elapsed, session.usage, session.cost_usd,
+                self.settings.limits.budget_usd,
+            )  # fmt: skip
+        yield Say("\n".join(lines))
+
+    async def _cmd_sessions(self, arg: str) -> AsyncIterator[Output]:
+        rows = await asyncio.to_thread(_stored_sessions)
+        lines = [
+            f"{r.id}  {time.strftime('%Y-%m-%d %H:%M', time.localtime(r.updated))}  "
+            f"{r.status or 'open':11} {r.steps:>4} steps  ${r.cost_usd:.4f}  {r.title[:50]}"
+            for r in rows
+        ]
+        lines.append("Reopen one with `kiln --resume ID` (or `kiln chat --plain --resume ID`).")
+        yield Say("\n".join(lines) if rows else "No stored sessions yet.")
+
+    async def _cmd_help(self, arg: str) -> AsyncIterator[Output]:
+        keys = ["", *self._keys_help] if self._keys_help else []
+        yield Say("\n".join([*help_lines(), *keys]))
+
+
+def _stored_sessions(limit: int = 15) -> list[SessionRow]:
+    from agent.store.db import Store
+
+    store = Store()
+    try:
+        return store.sessions(limit)
+    finally:
+        store.close()
+
+
+__all__ = [
+    "BY_NAME",
+    "COMMANDS",
+    "Commands",
+    "Output",
+    "ParsedCommand",
+    "Say",
+    "ShowDiff",
+    "SlashCommand",
+    "completions",
+    "next_mode",
+    "parse",
+    "parse_mode",
+]

@@ -1,0 +1,95 @@
+"""How kiln says things to people, shared by every front end (no Textual, no rich).
+
+Argument summaries, plan marks, token and money figures, diff statistics: one wording
+for the TUI, line mode, headless text output and the slash commands.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.events import PlanStatus, Usage
+
+CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
+PLAN_MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}
+# What names a call best, in order: a path, a command, a pattern.
+_TELLING_ARGUMENTS = ("path", "cmd", "command", "file", "pattern", "query", "args")
+
+
+def estimate_tokens(text: str) -> int:
+    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def short_arguments(arguments: dict[str, Any], width: int = 60) -> str:
+    """The one argument that says what a call does (a path or a command), shortened."""
+    for key in _TELLING_ARGUMENTS:
+        value = arguments.get(key)
+        if isinstance(value, str) and value:
+            break
+    else:
+        value = next((v for v in arguments.values() if isinstance(v, str)), "")
+    first_line = value.splitlines()[0] if value else ""
+    return first_line if len(first_line) <= width else first_line[: width - 1] + "…"
+
+
+def human_tokens(n: int) -> str:
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.2f}M"
+
+
+def human_duration(seconds: float) -> str:
+    seconds = int(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def cost_text(cost_usd: float, budget_usd: float) -> str:
+    """`$0.0123`, or against a budget `$0.0123 / $0.5000`."""
+    digits = 2 if max(cost_usd, budget_usd) >= 1 else 4
+    spent = f"${cost_usd:.{digits}f}"
+    return f"{spent} / ${budget_usd:.{digits}f}" if budget_usd > 0 else spent
+
+
+def cost_lines(
+    model: str, steps: int, elapsed_s: float, usage: Usage, cost_usd: float, budget_usd: float
+) -> list[str]:
+    """The /cost answer."""
+    u = usage
+    return [
+        f"model {model or '?'}, {steps} steps, {human_duration(elapsed_s)}",
+        f"input: {u.uncached_input} uncached, {u.cached_input} cached, "
+        f"{u.cache_write} cache writes; output: {u.output}",
+        f"cache-hit ratio {u.cache_hit_ratio:.0%}; spent {cost_text(cost_usd, budget_usd)}",
+    ]
+
+
+def format_usage(usage: Usage, cost_usd: float) -> str:
+    """One line for people: `12.3k in (80% cached) · 1.2k out · $0.0123`."""
+    parts = [f"{human_tokens(usage.prompt_total)} in"]
+    if usage.prompt_total:
+        parts[0] += f" ({usage.cache_hit_ratio:.0%} cached)"
+    parts.append(f"{human_tokens(usage.output)} out")
+    parts.append(f"${cost_usd:.4f}")
+    return " · ".join(parts)
+
+
+def changed_paths(diff: str) -> list[str]:
+    return re.findall(r"^diff --git a/\S+ b/(\S+)", diff, re.M)
+
+
+def diff_stats(diff: str) -> dict[str, int]:
+    lines = diff.splitlines()
+    return {
+        "files": len(re.findall(r"^diff --git ", diff, re.M)),
+        "insertions": sum(1 for x in lines if x.startswith("+") and not x.startswith("+++")),
+        "deletions": sum(1 for x in lines if x.startswith("-") and not x.startswith("---")),
+    }
+
+
+def changes_summary(diff: str) -> str:
+    return f"{diff_stats(diff)['files']} files"

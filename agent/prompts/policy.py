@@ -1,0 +1,75 @@
+"""How kiln talks to the model it has, chosen once when the session starts.
+
+A big model reads around on its own. A small one (a few billion parameters; `small_model`
+in its profile) tends to guess what a file contains instead of reading it, and after its
+own edit it still "sees" the code of the first message, so its next old_text does not
+match, or it fixes a line that is gone. The small-model policy therefore gives it a short
+system prompt with one worked example, the failing tests and the code involved in the
+first message, a nudge that names a real file, and after an edit that leaves tests
+failing, the files it changed as they are now.
+
+Tried and dropped: undoing an edit that made fewer tests pass. At a low temperature the
+1.5B model then got nearly the same conversation again and repeated its first wrong edit
+word for word until the repeat limit stopped it (1 of 5 bundled tasks solved in three
+runs, against 3 of 5 without the undo); fixing forward from its own broken code worked
+better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from agent.llm.base import ModelProfile
+from agent.prompts.briefing import FIX_CALL, briefing, code_file_in, quoted, read_texts
+from agent.prompts.system import NUDGE, SMALL_MODEL_PROMPT, small_model_nudge, system_prompt
+from agent.tools.testdigest import TestDigest
+from sandbox.base import Sandbox
+
+Baseline = Callable[[], Awaitable[TestDigest | None]]  # waits for the tests run at the start
+TESTS_AFTER_EDITS = "[kiln ran the tests after your edits]\n"
+
+
+class PromptPolicy:
+    """A capable model: the task as given, a plain nudge, the test digest after edits."""
+
+    name = "standard"
+
+    def system_prompt(self, repo_name: str, test_command: str) -> str:
+        return system_prompt(repo_name, test_command)
+
+    async def first_message(self, task: str, baseline: Baseline, sandbox: Sandbox) -> str:
+        return task
+
+    def nudge(self, last_tests: TestDigest | None) -> str:
+        return NUDGE
+
+    async def after_edit(self, report: TestDigest, paths: list[str], sandbox: Sandbox) -> str:
+        """What kiln tells the model once it ran the tests after the model's edits."""
+        return TESTS_AFTER_EDITS + report.text
+
+
+class SmallModelPolicy(PromptPolicy):
+    name = "small model"
+
+    def system_prompt(self, repo_name: str, test_command: str) -> str:
+        return system_prompt(repo_name, test_command, base=SMALL_MODEL_PROMPT)
+
+    async def first_message(self, task: str, baseline: Baseline, sandbox: Sandbox) -> str:
+        return await briefing(task, await baseline(), sandbox)
+
+    def nudge(self, last_tests: TestDigest | None) -> str:
+        return small_model_nudge(code_file_in(last_tests.text) if last_tests else "")
+
+    async def after_edit(self, report: TestDigest, paths: list[str], sandbox: Sandbox) -> str:
+        feedback = TESTS_AFTER_EDITS + report.text
+        if report.ok:
+            return feedback
+        files = quoted(await read_texts(sandbox, paths))
+        if not files:
+            return feedback
+        now = "\n\n".join(files)
+        return f"{feedback}\n\nThe files you changed, as they are now:\n\n{now}\n\n{FIX_CALL}"
+
+
+def policy_for(profile: ModelProfile) -> PromptPolicy:
+    return SmallModelPolicy() if profile.small_model else PromptPolicy()

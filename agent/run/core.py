@@ -1,0 +1,67 @@
+"""What a run works with: the session's parts (LoopDeps) and one request in flight (Run)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from agent import tools
+from agent.cost.meter import Meter
+from agent.events import Event, Phase, PhaseChanged
+from agent.llm.base import ModelClient
+from agent.prompts.conversation import Conversation
+from agent.prompts.policy import PromptPolicy
+from agent.run.state import RunState
+from agent.settings.config import Settings
+from sandbox.base import Sandbox
+
+Emit = Callable[[Event], None]
+
+
+@dataclass
+class LoopDeps:
+    """What every run needs; the Session owns all of it and keeps it across runs."""
+
+    client: ModelClient
+    tool_context: tools.ToolContext
+    conversation: Conversation
+    meter: Meter
+    policy: PromptPolicy
+    before_change: Callable[[], Awaitable[None]]  # e.g. wait for the baseline test run
+    phase: Phase = Phase.PLAN
+    last_diff: str = ""
+
+
+@dataclass
+class Run:
+    """One request in flight: the session's parts, this run's counters, where events go.
+
+    Every step of the loop is a plain `async def` taking a Run: it emits events through
+    `emit` as they happen and returns its result.
+    """
+
+    deps: LoopDeps
+    state: RunState
+    emit: Emit
+    tool_context: tools.ToolContext = field(init=False)  # the session's, emitting into this run
+
+    def __post_init__(self) -> None:
+        self.tool_context = dataclasses.replace(self.deps.tool_context, emit=self.emit)
+
+    @property
+    def settings(self) -> Settings:
+        return self.tool_context.settings
+
+    @property
+    def sandbox(self) -> Sandbox:
+        return self.tool_context.sandbox
+
+    @property
+    def conversation(self) -> Conversation:
+        return self.deps.conversation
+
+    def enter(self, phase: Phase) -> None:
+        if self.deps.phase is not phase:
+            self.deps.phase = phase
+            self.emit(PhaseChanged(phase))

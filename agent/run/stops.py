@@ -1,0 +1,66 @@
+"""How a run ends: the Stop that carries its reason, and what each reason means outside.
+
+Every way a run can end maps to one StopReason, and every StopReason to one Finished
+status and one exit code, here in one place.
+"""
+
+from __future__ import annotations
+
+from agent.errors import ExitCode
+from agent.events import StopReason
+from agent.tools.testdigest import TestDigest
+
+
+class Stop(Exception):
+    def __init__(self, reason: StopReason, message: str = "") -> None:
+        super().__init__(message or reason.value)
+        self.reason = reason
+        self.message = message
+
+
+def limit_stop(reason: StopReason, what: str = "") -> Stop:
+    """`Stopped: max steps reached.` or, for one call, `Stopped: repeated call (edit_file).`"""
+    name = reason.value.replace("_", " ")
+    return Stop(reason, f"Stopped: {name} ({what})." if what else f"Stopped: {name} reached.")
+
+
+LIMIT_REASONS = frozenset(
+    {
+        StopReason.MAX_STEPS,
+        StopReason.MAX_TOOL_CALLS,
+        StopReason.TOKEN_BUDGET,
+        StopReason.DOLLAR_BUDGET,
+        StopReason.WALL_CLOCK,
+        StopReason.REPEATED_CALL,
+        StopReason.FORMAT_ERRORS,
+    }
+)
+_STATUS = {
+    StopReason.DONE: "done",
+    StopReason.TESTS_STILL_FAILING: "failed",
+    StopReason.NO_ACTION: "failed",
+    StopReason.CANCELLED: "cancelled",
+    StopReason.APPROVAL_NEEDED: "error",
+    StopReason.MODEL_ERROR: "error",
+    StopReason.SANDBOX_ERROR: "error",
+}
+_EXIT = {
+    StopReason.TESTS_STILL_FAILING: ExitCode.TASK_FAILED,
+    StopReason.NO_ACTION: ExitCode.TASK_FAILED,
+    StopReason.APPROVAL_NEEDED: ExitCode.APPROVAL_NEEDED,
+    StopReason.SANDBOX_ERROR: ExitCode.SANDBOX,
+    StopReason.MODEL_ERROR: ExitCode.MODEL,
+    StopReason.CANCELLED: ExitCode.INTERRUPTED,
+}
+
+
+def status_for(reason: StopReason) -> str:
+    return "limit" if reason in LIMIT_REASONS else _STATUS[reason]
+
+
+def exit_code_for(reason: StopReason, tests_after: TestDigest | None) -> int:
+    """0 only when done with the tests passing (or no tests to run)."""
+    if reason is StopReason.DONE:
+        ok = tests_after is None or tests_after.ok
+        return ExitCode.OK if ok else ExitCode.TASK_FAILED
+    return ExitCode.LIMIT if reason in LIMIT_REASONS else _EXIT[reason]
