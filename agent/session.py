@@ -79,6 +79,7 @@ class Session:
         self._task: asyncio.Task[object] | None = None  # the work of the stream being read
         # Said while starting (the bubblewrap fallback): front ends show these after start().
         self.start_notes: list[str] = []
+        self._start_lock = asyncio.Lock()
 
     # --- mode, meters ------------------------------------------------------------------
 
@@ -126,10 +127,11 @@ class Session:
 
         Raises KilnError (one sentence) for anything the person can fix.
         """
-        if self._deps is not None:
-            return
-        with one_sentence():
-            await self._start()
+        async with self._start_lock:  # a request typed while starting waits for the start
+            if self._deps is not None:
+                return
+            with one_sentence():
+                await self._start()
 
     async def _start(self) -> None:
         if self.client is None:

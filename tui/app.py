@@ -23,7 +23,7 @@ from textual.theme import Theme
 
 import themes
 from agent.approval import Mode
-from agent.commands import Commands, Output, Say, ShowDiff, next_mode, parse
+from agent.commands import NOT_READY, Commands, Output, Say, ShowDiff, next_mode, parse
 from agent.errors import KilnError
 from agent.events import Event, Finished, StopReason
 from agent.llm.base import ModelClient
@@ -149,6 +149,10 @@ class KilnApp(App[int]):
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def start_session(self) -> None:
+        await self._open_session()
+
+    async def _open_session(self) -> Session | None:
+        """Create and start the session; a failure is one sentence in the transcript."""
         from agent.llm.resolve import NoModelConfigured
         from agent.session import Session  # the core loads after the first frame
 
@@ -176,18 +180,19 @@ class KilnApp(App[int]):
             self.session = self.commands.session = None
             await self.main.transcript.note(exc.message, "warning")
             self.offer_local_install()
-            return
+            return None
         except KilnError as exc:
             side.set_sandbox("not running", "error")
-            self.session = self.commands.session = None  # a task now says so, never hangs
+            self.session = self.commands.session = None  # the next task tries again
             await self.main.transcript.note(exc.message, "error")
-            return
+            return None
         side.set_sandbox(f"ready · {session.backend}")
         for note in session.start_notes:
             await self.main.transcript.note(note, "warning")
         await self.main.transcript.note(
             f"Working on {self.repo} in {self.commands.mode.value} mode."
         )
+        return session
 
     @work(exclusive=True, group="install", exit_on_error=False)
     async def offer_local_install(self) -> None:
@@ -221,11 +226,12 @@ class KilnApp(App[int]):
     @work(exclusive=True, group="run", exit_on_error=False)
     async def run_task(self, task: str) -> None:
         session = self.session
+        if session is None and self.connect:
+            await self.main.transcript.note("Starting the session again…")
+            session = await self._open_session()  # says why, if it fails again
         if session is None:
-            await self.main.transcript.note(
-                "The session is not ready yet (see the sandbox state); try again once it is.",
-                "warning",
-            )
+            if not self.connect:
+                await self.main.transcript.note(NOT_READY, "warning")
             return
         self.running = True
         self.main.meter.start_clock()
