@@ -69,7 +69,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     models = sub.add_parser("models", help="list model profiles and local servers")
     _model_flags(models)
-    models.set_defaults(handler="agent.llm.discovery:main")
+    models.set_defaults(handler="agent.settings.models_cli:main")
 
     config = sub.add_parser("config", help="show the effective settings")
     config.add_argument("action", choices=["show"])

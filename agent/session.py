@@ -135,7 +135,7 @@ class Session:
 
     async def _start(self) -> None:
         if self.client is None:
-            from agent.llm.resolve import open_client, resolve_profile
+            from agent.settings.resolve import open_client, resolve_profile
 
             self.client = await open_client(await resolve_profile(self.settings))
         self.policy = policy_for(self.client.profile)
@@ -330,7 +330,7 @@ class Session:
         `choice` names a profile (`[models.NAME]`) or, failing that, a model at the
         current server. The meter prices every later request at the new model's prices.
         """
-        from agent.llm.resolve import open_client, resolve_profile
+        from agent.settings.resolve import open_client, resolve_profile
 
         if choice in self.settings.models:
             profile = await resolve_profile(self.settings, choice)

@@ -41,14 +41,25 @@ def docker_unavailable_reason() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def docker_ready() -> None:
-    """Depend on this in every test that needs Docker: skip locally, fail in CI."""
+def require_docker() -> None:
+    """Skip locally, fail in CI (CI=true), when the engine or the sandbox image is missing."""
     reason = docker_unavailable_reason()
     if reason:
         if IN_CI:
             pytest.fail(f"CI=true and Docker is required: {reason}")
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def docker_ready() -> None:
+    """Depend on this (or mark the test `docker`) in every test that needs the engine."""
+    require_docker()
+
+
+@pytest.fixture(autouse=True)
+def _docker_marker_needs_the_engine(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("docker"):
+        require_docker()
 
 
 def make_git_repo(path: Path, files: dict[str, str | bytes]) -> Path:
@@ -72,3 +83,12 @@ def make_git_repo(path: Path, files: dict[str, str | bytes]) -> Path:
     subprocess.run(["git", "add", "-A"], cwd=path, check=True)
     subprocess.run(["git", "commit", "-q", "-m", "initial"], cwd=path, check=True, env=env)
     return path
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that needs the engine carries the `docker` marker, so `-m "not docker"`
+    runs the rest: tests marked so, and tests depending on `docker_ready` (directly or
+    through another fixture)."""
+    for item in items:
+        if "docker_ready" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.docker)

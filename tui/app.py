@@ -153,8 +153,8 @@ class KilnApp(App[int]):
 
     async def _open_session(self) -> Session | None:
         """Create and start the session; a failure is one sentence in the transcript."""
-        from agent.llm.resolve import NoModelConfigured
         from agent.session import Session  # the core loads after the first frame
+        from agent.settings.resolve import NoModelConfigured
 
         side = self.main.side
         side.set_sandbox(f"starting {self.settings.sandbox.backend}…")

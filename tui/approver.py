@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from textual.app import App
 
@@ -11,7 +12,7 @@ from tui.screens.approval import ApprovalScreen
 
 
 class TuiApprover:
-    def __init__(self, app: App[object]) -> None:
+    def __init__(self, app: App[Any]) -> None:
         self.app = app
 
     async def decide(self, request: ApprovalRequest) -> Decision:

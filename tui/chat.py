@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import signal
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from prompt_toolkit import PromptSession
@@ -37,7 +38,9 @@ KEYS_HELP = ["Ctrl+C interrupts a running step; Ctrl+D quits."]
 
 
 class SlashCompleter(Completer):
-    def get_completions(self, document: Document, complete_event: CompleteEvent):  # type: ignore[override]
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterator[Completion]:
         for command in commands.completions(document.text_before_cursor):
             yield Completion(
                 f"/{command.name}",

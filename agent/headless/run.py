@@ -160,7 +160,7 @@ def _import_run_modules() -> None:
         "agent.session",
         "agent.headless.output",
         "agent.run.stops",
-        "agent.llm.resolve",
+        "agent.settings.resolve",
         "agent.llm.factory",
         "agent.llm.openai_compat",
         "anyio._backends._asyncio",
@@ -176,7 +176,7 @@ async def _create_client_after_imports(
     await asyncio.to_thread(_import_run_modules)
     if client is not None:
         return client
-    from agent.llm.resolve import open_client, resolve_profile
+    from agent.settings.resolve import open_client, resolve_profile
 
     return await open_client(await resolve_profile(settings))
 

@@ -11,11 +11,11 @@ from rich.console import Console
 from agent.errors import ConfigError
 from agent.llm.anthropic import AnthropicClient
 from agent.llm.base import Message, ModelProfile
-from agent.llm.discovery import main as models_main
 from agent.llm.factory import create_client
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
 from agent.llm.text_protocol import TextProtocolClient
+from agent.settings.models_cli import main as models_main
 from tests.llm.streams import USER, collect
 
 

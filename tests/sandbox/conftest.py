@@ -14,7 +14,7 @@ import pytest
 from sandbox.base import SandboxConfig
 from sandbox.common import WorkspaceSandbox
 from sandbox.factory import create_sandbox
-from tests.conftest import docker_unavailable_reason, make_git_repo
+from tests.conftest import make_git_repo, require_docker
 
 
 def tree_hash(root: Path) -> str:
@@ -58,9 +58,9 @@ def repo(tmp_path: Path) -> Path:
 def backend_params() -> list[object]:
     bwrap_missing = shutil.which("bwrap") is None
     return [
-        pytest.param("docker", id="docker"),
+        pytest.param("docker", id="docker", marks=pytest.mark.docker),
         # Plain `docker exec` per command: what images without python3 get.
-        pytest.param("docker-plain", id="docker-plain"),
+        pytest.param("docker-plain", id="docker-plain", marks=pytest.mark.docker),
         pytest.param(
             "bwrap",
             id="bwrap",
@@ -78,11 +78,7 @@ async def make_sandbox(tmp_path: Path) -> AsyncIterator[Callable[..., WorkspaceS
         plain = backend == "docker-plain"
         backend = "docker" if plain else backend
         if backend == "docker":
-            reason = docker_unavailable_reason()
-            if reason:
-                if os.environ.get("CI", "").lower() == "true":
-                    pytest.fail(f"CI=true and Docker is required: {reason}")
-                pytest.skip(reason)
+            require_docker()
         state = tmp_path / f"state-{len(made)}"
         cfg = SandboxConfig(backend=backend, state_dir=state, **config)  # type: ignore[arg-type]
         sandbox = create_sandbox(repo, cfg)

@@ -18,6 +18,7 @@ from tests.sandbox.conftest import tree_hash
 MakeSandbox = Callable[..., DockerSandbox]
 
 
+@pytest.mark.docker
 async def test_destructive_commands_leave_host_repo_byte_identical(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
@@ -46,6 +47,7 @@ async def test_destructive_commands_leave_host_repo_byte_identical(
     assert "src/app.py" in changed and "README.md" in changed and "via_api.txt" in changed
 
 
+@pytest.mark.docker
 async def test_kiln_secrets_and_ignored_files_are_not_visible(
     repo: Path, make_sandbox: MakeSandbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -82,6 +84,7 @@ def loopback_server() -> Iterator[tuple[int, list[str]]]:
     server.shutdown()
 
 
+@pytest.mark.docker
 async def test_host_loopback_is_unreachable(
     repo: Path, make_sandbox: MakeSandbox, loopback_server: tuple[int, list[str]]
 ) -> None:
@@ -109,6 +112,7 @@ async def test_host_loopback_is_unreachable(
     assert "eth0" not in result.output  # no interface but loopback
 
 
+@pytest.mark.docker
 async def test_container_is_locked_down_labelled_and_removed(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:

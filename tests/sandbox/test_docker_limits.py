@@ -26,6 +26,7 @@ def rss_bytes() -> int:
     raise AssertionError("no VmRSS")
 
 
+@pytest.mark.docker
 async def test_timeout_kills_the_whole_process_tree(repo: Path, make_sandbox: MakeSandbox) -> None:
     sandbox = make_sandbox(repo)
     await sandbox.start()
@@ -39,6 +40,7 @@ async def test_timeout_kills_the_whole_process_tree(repo: Path, make_sandbox: Ma
     assert left.output.strip() == "0"  # none of the command's sleeps is left
 
 
+@pytest.mark.docker
 async def test_fork_bomb_is_contained_by_the_pids_limit(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
@@ -50,6 +52,7 @@ async def test_fork_bomb_is_contained_by_the_pids_limit(
     assert after.ok and after.output == "alive\n"
 
 
+@pytest.mark.docker
 async def test_memory_hog_is_reported_not_fatal(repo: Path, make_sandbox: MakeSandbox) -> None:
     sandbox = make_sandbox(repo, memory="256m")
     await sandbox.start()
@@ -59,6 +62,7 @@ async def test_memory_hog_is_reported_not_fatal(repo: Path, make_sandbox: MakeSa
     assert fine.ok and fine.output == "4\n" and not fine.oom_killed
 
 
+@pytest.mark.docker
 async def test_one_gigabyte_of_output_keeps_kiln_memory_flat(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
@@ -81,6 +85,7 @@ async def test_one_gigabyte_of_output_keeps_kiln_memory_flat(
     full.unlink()
 
 
+@pytest.mark.docker
 async def test_container_killed_from_outside_is_replaced_from_last_checkpoint(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:

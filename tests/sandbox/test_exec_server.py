@@ -7,6 +7,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from sandbox.docker_backend import DockerSandbox
 
 MakeSandbox = Callable[..., DockerSandbox]
@@ -29,6 +31,7 @@ async def sleeps_left(sandbox: DockerSandbox) -> int:
     return int(count.output.strip())
 
 
+@pytest.mark.docker
 async def test_commands_run_through_the_server(repo: Path, make_sandbox: MakeSandbox) -> None:
     sandbox = make_sandbox(repo)
     await sandbox.start()
@@ -43,6 +46,7 @@ async def test_commands_run_through_the_server(repo: Path, make_sandbox: MakeSan
     assert (await sandbox.exec("./run.sh")).output == "changed\n"  # mode kept
 
 
+@pytest.mark.docker
 async def test_cancelling_a_command_kills_its_whole_tree(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
@@ -61,6 +65,7 @@ async def test_cancelling_a_command_kills_its_whole_tree(
     assert "never.txt" not in (await sandbox.exec("ls")).output
 
 
+@pytest.mark.docker
 async def test_a_command_that_kills_the_server_does_not_break_the_sandbox(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
@@ -77,6 +82,7 @@ async def test_a_command_that_kills_the_server_does_not_break_the_sandbox(
     assert "kept.txt" in await sandbox.changed_files()
 
 
+@pytest.mark.docker
 async def test_commands_get_signals_as_any_process_would(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
@@ -86,6 +92,7 @@ async def test_commands_get_signals_as_any_process_would(
     assert result.output.split() == ["SigBlk:", "0000000000000000", "SigIgn:", "0000000000000000"]
 
 
+@pytest.mark.docker
 async def test_image_without_python3_uses_plain_exec(
     repo: Path, make_sandbox: MakeSandbox, tmp_path: Path
 ) -> None:
@@ -104,6 +111,7 @@ async def test_image_without_python3_uses_plain_exec(
     assert slow.timed_out
 
 
+@pytest.mark.docker
 async def test_no_network_but_loopback_and_localhost_work(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
