@@ -47,8 +47,8 @@ async def test_a_running_session_is_listed_running_with_its_steps(
             row = await asyncio.to_thread(_listed, session.session_id)
             assert " running " in row and " 2 " in row, row
             session.cancel()
-            async for event in events:
-                pass
+            rest = [event async for event in events]
+            assert isinstance(rest[-1], Finished) and rest[-1].stop_reason is StopReason.CANCELLED
         finally:
             await events.aclose()
             await session.close()
