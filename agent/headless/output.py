@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agent.events import (
+    Applied,
     ApprovalRequested,
     Event,
     FilesChanged,
@@ -43,6 +44,8 @@ def render_text(event: Event) -> str:
         return "\n".join(f"  {PLAN_MARKS[s.status]} {s.title}" for s in event.steps)
     if isinstance(event, Notice):
         return f"  note: {event.message}"
+    if isinstance(event, Applied):
+        return f"  applied: {', '.join(event.paths) or '(nothing)'}"
     if isinstance(event, ApprovalRequested):
         return f"  approval: {event.summary}"
     if isinstance(event, Finished):
