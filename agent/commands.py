@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agent.approval import Mode
-from agent.errors import KilnError
+from agent.errors import Busy, KilnError
 from agent.events import Applied, Event, ModeChanged, ModelChanged
 from agent.present import changes_summary, cost_lines
 from agent.settings.config import Settings
@@ -113,7 +113,6 @@ def help_lines() -> list[str]:
 
 
 NOT_READY = "The session is not ready yet (see the sandbox state)."
-BUSY = "kiln is still working: wait, or press Esc to interrupt, then try again."
 
 
 class Commands:
@@ -160,7 +159,7 @@ class Commands:
     def _idle(self) -> Session:
         session = self._ready()
         if session.running:
-            raise KilnError(BUSY)
+            raise Busy()
         return session
 
     # --- the commands ----------------------------------------------------------------

@@ -44,3 +44,12 @@ class SandboxError(KilnError):
 
 class ModelError(KilnError):
     exit_code = ExitCode.MODEL
+
+
+class Busy(KilnError):
+    """A second thing was asked of a session while it still works on a request."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "kiln is still working on a request; wait for it, or interrupt it (Esc), then try again."
+        )

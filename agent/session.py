@@ -23,7 +23,7 @@ from agent import tools
 from agent.approval import Action, Approver, Mode
 from agent.boundary import backend_name, one_sentence, start_sandbox
 from agent.cost.meter import Meter
-from agent.errors import KilnError
+from agent.errors import Busy, KilnError
 from agent.events import Applied, Checkpointed, Event, Notice, SessionStarted, Usage
 from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.conversation import Conversation
@@ -227,6 +227,8 @@ class Session:
 
     async def _stream(self, work: Callable[[], Awaitable[object]]) -> AsyncIterator[Event]:
         """Run `work` as one task; yield every event emitted meanwhile, in order."""
+        if self.running:
+            raise Busy()
         queue: asyncio.Queue[Event] = asyncio.Queue()
         unsent, self._unsent = self._unsent, []
         self._sink = queue.put_nowait
@@ -234,13 +236,17 @@ class Session:
             self._emit(event)
         task = self._task = asyncio.ensure_future(work())
         try:
-            while not (task.done() and queue.empty()):
+            while True:
+                while not queue.empty():  # a burst of deltas goes out without waiting
+                    yield queue.get_nowait()
+                if task.done():
+                    break
                 getter = asyncio.ensure_future(queue.get())
                 await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
                 if getter.done():
                     yield getter.result()
                 else:
-                    getter.cancel()
+                    getter.cancel()  # the work ended; what it emitted last is in the queue
             task.result()  # a bug inside surfaces here, not silently
         finally:
             self._sink = None
