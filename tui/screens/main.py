@@ -17,15 +17,16 @@ from tui.widgets.prompt import PromptInput
 from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import Transcript
 
-METER_REFRESH_S = 0.1  # the meter redraws at most ten times a second while tokens stream
-
 
 class MainScreen(Screen[None]):
+    """Hands each event to the widgets that draw it. They hold what they show in reactives,
+    so a change repaints on the next frame (Textual coalesces refreshes to the frame rate)
+    and an unchanged value repaints nothing: no timer batches the meter."""
+
     def __init__(self, meter_state: MeterState, history: PromptHistory) -> None:
         super().__init__()
         self.meter_state = meter_state
         self.history = history
-        self._meter_dirty = False
 
     def compose(self) -> ComposeResult:
         yield Meter(self.meter_state, id="meter")
@@ -39,7 +40,6 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#completions").display = False
         self.query_one(PromptInput).focus()
-        self.set_interval(METER_REFRESH_S, self._redraw_meter)
 
     @property
     def transcript(self) -> Transcript:
@@ -60,18 +60,14 @@ class MainScreen(Screen[None]):
     async def show(self, event: Event) -> None:
         """Hand one event to every widget that draws it."""
         if self.meter_state.apply(event):
-            self._meter_dirty = True
+            self.redraw_meter_now()
         if isinstance(event, PhaseChanged | PlanUpdated | FilesChanged):
             self.side.show(event)
         await self.transcript.show(event)
 
     def redraw_meter_now(self) -> None:
-        self._meter_dirty = False
+        """Take a fresh reading of the meter state (after a change made outside `show`)."""
         self.meter.show()
-
-    def _redraw_meter(self) -> None:
-        if self._meter_dirty:
-            self.redraw_meter_now()
 
     @on(PromptInput.CompletionsChanged)
     def _show_completions(self, event: PromptInput.CompletionsChanged) -> None:

@@ -6,62 +6,96 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from agent.events import Event, FilesChanged, Phase, PhaseChanged, PlanStatus, PlanUpdated
+from agent.events import (
+    Event,
+    FilesChanged,
+    Phase,
+    PhaseChanged,
+    PlanStatus,
+    PlanStep,
+    PlanUpdated,
+)
 
 MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}
 
 
 class SidePanel(Vertical):
-    class FileChosen(Message):
+    """Each section draws one reactive; an event that repeats what is shown redraws nothing
+    (the files list keeps its highlight)."""
+
+    # init=False: compose already draws the defaults.
+    phase: var[str] = var("idle", init=False)
+    plan: var[tuple[PlanStep, ...]] = var((), init=False)
+    files: var[tuple[str, ...]] = var((), init=False)
+    sandbox: var[tuple[str, str]] = var(("not started", "info"), init=False)  # (state, level)
+
+    class DiffRequested(Message):
+        """The person chose a changed file: show what changed in it."""
+
         def __init__(self, path: str) -> None:
             super().__init__()
             self.path = path
 
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        # Built here, not in compose: a watcher may run before the panel is mounted.
+        self._phase = Label("phase: idle", id="phase")
+        self._plan = Static("no plan yet", id="plan")
+        self._files = OptionList(id="files")
+        self._files.display = False
+        self._sandbox = Static("not started", id="sandbox")
+
     def compose(self) -> ComposeResult:
         yield Label("PLAN", classes="panel-title")
-        yield Label("phase: idle", id="phase")
-        yield Static("no plan yet", id="plan")
+        yield self._phase
+        yield self._plan
         yield Label("FILES CHANGED", classes="panel-title")
-        yield OptionList(id="files")
+        yield self._files
         yield Label("SANDBOX", classes="panel-title")
-        yield Static("not started", id="sandbox")
-
-    def on_mount(self) -> None:
-        self.query_one("#files", OptionList).display = False
+        yield self._sandbox
 
     def show(self, event: Event) -> None:
         if isinstance(event, PhaseChanged):
             self.set_phase(event.phase)
         elif isinstance(event, PlanUpdated):
-            rows = Text()
-            for step in event.steps:
-                rows.append(f"{MARKS[step.status]} {step.title}\n")
-            plan = self.query_one("#plan", Static)
-            plan.update(rows if event.steps else "no plan yet")
+            self.plan = event.steps
         elif isinstance(event, FilesChanged):
             self.set_files(event.paths)
 
     def set_phase(self, phase: Phase | str) -> None:
-        label = self.query_one("#phase", Label)
-        value = phase.value if isinstance(phase, Phase) else phase
-        label.update(f"phase: {value}")
-        label.set_classes(f"-phase-{value}")
+        self.phase = phase.value if isinstance(phase, Phase) else phase
 
     def set_files(self, files: tuple[str, ...]) -> None:
-        options = self.query_one("#files", OptionList)
-        options.clear_options()
-        options.add_options([Option(path, id=path) for path in files])
-        options.display = bool(files)
+        self.files = tuple(files)
 
     def set_sandbox(self, state: str, level: str = "info") -> None:
-        sandbox = self.query_one("#sandbox", Static)
-        sandbox.update(Text(state))
-        sandbox.set_classes(f"-{level}")
+        self.sandbox = (state, level)
+
+    def watch_phase(self, phase: str) -> None:
+        self._phase.update(Text(f"phase: {phase}"))
+        self._phase.set_classes(f"-phase-{phase}")
+
+    def watch_plan(self, steps: tuple[PlanStep, ...]) -> None:
+        rows = Text()
+        for step in steps:
+            rows.append(f"{MARKS[step.status]} {step.title}\n")
+        self._plan.update(rows if steps else "no plan yet")
+
+    def watch_files(self, files: tuple[str, ...]) -> None:
+        self._files.clear_options()
+        self._files.add_options([Option(path, id=path) for path in files])
+        self._files.display = bool(files)
+
+    def watch_sandbox(self, sandbox: tuple[str, str]) -> None:
+        state, level = sandbox
+        self._sandbox.update(Text(state))
+        self._sandbox.set_classes(f"-{level}")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id:
-            self.post_message(self.FileChosen(event.option.id))
+            self.post_message(self.DiffRequested(event.option.id))
