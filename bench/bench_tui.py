@@ -97,11 +97,15 @@ class PaintClock:
     def __init__(self) -> None:
         self.transcript: dict[str, float] = {}  # marker word -> when it was sent
         self.meter: list[tuple[str, float]] = []  # meter reading -> when it became due
+        self.meter_shown = ""  # the reading the screen shows now
         self.transcript_lags: list[float] = []
         self.meter_lags: list[float] = []
 
     def expect_meter(self, reading: str, at: float) -> None:
-        if not self.meter or self.meter[-1][0] != reading:
+        # A reading already on screen is not due again (the meter row is repainted only
+        # when its text changes; waiting for that repaint would count time it was shown).
+        last = self.meter[-1][0] if self.meter else self.meter_shown
+        if reading != last:
             self.meter.append((reading, at))
 
     def frame(self, lines: dict[int, str]) -> None:
@@ -115,6 +119,7 @@ class PaintClock:
         if shown:
             for _, due in self.meter[: shown[-1] + 1]:
                 self.meter_lags.append(now - due)
+            self.meter_shown = self.meter[shown[-1]][0]
             del self.meter[: shown[-1] + 1]
 
 

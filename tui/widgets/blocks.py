@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 from rich.text import Text
-from textual.widgets import Collapsible, Markdown, Static
-from textual.widgets.markdown import MarkdownStream
+from textual.widgets import Collapsible, Static
 
 from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
 from tui.formatting import (
@@ -22,26 +21,6 @@ from tui.formatting import (
 class UserPrompt(Static):
     def __init__(self, text: str) -> None:
         super().__init__(Text(text), classes="user-prompt")
-
-
-class AssistantReply(Markdown):
-    """Model text appended fragment by fragment through Textual's MarkdownStream."""
-
-    def __init__(self, text: str = "") -> None:
-        super().__init__(text, classes="assistant-reply")
-        self._stream: MarkdownStream | None = None
-        self.text_so_far = text
-
-    async def write(self, fragment: str) -> None:
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self)
-        self.text_so_far += fragment
-        await self._stream.write(fragment)
-
-    async def finish(self) -> None:
-        if self._stream is not None:
-            await self._stream.stop()
-            self._stream = None
 
 
 class ToolCallBlock(Collapsible):

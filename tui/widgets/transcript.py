@@ -20,13 +20,13 @@ from agent.events import (
 )
 from tui.formatting import APPLY_HINT
 from tui.widgets.blocks import (
-    AssistantReply,
     FinishedLine,
     NoticeLine,
     TestRunBlock,
     ToolCallBlock,
     UserPrompt,
 )
+from tui.widgets.reply import AssistantReply
 
 # Blocks kept mounted: older ones leave the screen (they stay in the session's events and
 # store) so a day-long session does not grow the app's memory without bound.
