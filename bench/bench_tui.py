@@ -32,6 +32,9 @@ sys.path.insert(0, str(ROOT))
 FIRST_FRAME_CHILD = """
 import sys, time
 t0 = float(sys.argv[2])
+if sys.argv[1] == "kiln":
+    import gc
+    gc.disable()  # as `kiln` starts the app (agent/cli.py); the app turns it back on
 from textual.app import App
 if sys.argv[1] == "kiln":
     from pathlib import Path

@@ -8,7 +8,6 @@ runs in a worker.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import gc
@@ -27,19 +26,20 @@ from agent.approval import Mode
 from agent.commands import NOT_READY, Commands, Output, Say, ShowDiff, next_mode, parse
 from agent.errors import KilnError
 from agent.events import Event, Finished, StopReason
-from agent.llm.base import ModelClient
-from agent.settings.config import Settings
 from tui.approver import TuiApprover
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
-from tui.palette import SlashCommandProvider
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.diff import DiffScreen
 from tui.screens.main import MainScreen
 from tui.widgets.prompt import PromptInput
 
 if TYPE_CHECKING:
+    import argparse
+
+    from textual.command import Provider
+
+    from agent.llm.base import ModelClient
     from agent.session import Session
+    from agent.settings.config import Settings
 
 QUIT_WINDOW_S = 2.0
 T = TypeVar("T")
@@ -50,10 +50,17 @@ KEYS_HELP = [
 ]
 
 
+def _slash_commands_provider() -> type[Provider]:
+    """The palette's slash commands, imported when the palette first opens."""
+    from tui.palette import SlashCommandProvider
+
+    return SlashCommandProvider
+
+
 class KilnApp(App[int]):
     CSS_PATH = str(Path(__file__).with_name("kiln.tcss"))
     TITLE = "kiln"
-    COMMANDS = App.COMMANDS | {SlashCommandProvider}
+    COMMANDS = App.COMMANDS | {_slash_commands_provider}
     BINDINGS = [
         Binding("escape", "interrupt", "interrupt", priority=True),
         Binding("shift+tab", "cycle_mode", "mode", priority=True),
@@ -92,11 +99,14 @@ class KilnApp(App[int]):
         self._theme_ready = False
         self.theme_problems: list[str] = []
         self.user_theme_names: list[str] = []
+        # Chosen before the stylesheet is first parsed: switching later parses it all again.
+        self._register_themes()
 
     # --- set-up -------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self._register_themes()
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self._theme_ready = True
         self.push_screen(MainScreen(self.meter_state, PromptHistory()))
         self.call_after_refresh(self._after_first_frame)
 
@@ -111,8 +121,6 @@ class KilnApp(App[int]):
             self.settings.ui.theme, self.settings.sources.get("ui.theme", "default")
         )
         self.theme = wanted if wanted in self.available_themes else themes.DEFAULT_THEME
-        self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self._theme_ready = True
 
     def _remember_theme(self, theme: Theme) -> None:
         if self._theme_ready:
@@ -125,8 +133,9 @@ class KilnApp(App[int]):
         # Everything loaded so far (Textual, the app, its widgets) lives as long as the app:
         # moved out of the collector's view, a full collection no longer walks it. Measured
         # while streaming 2,000 tok/s: full collections of 20-30 ms every few tenths of a
-        # second were the slowest frames.
+        # second were the slowest frames. `kiln` starts with the collector off (agent/cli.py).
         gc.freeze()
+        gc.enable()
         for problem in self.theme_problems:
             await self.main.transcript.note(problem, "warning")
         if self.connect:
@@ -147,6 +156,8 @@ class KilnApp(App[int]):
         if isinstance(output, Say):
             await self.main.transcript.note(output.text, output.level)
         elif isinstance(output, ShowDiff):
+            from tui.screens.diff import DiffScreen
+
             self.push_screen(DiffScreen(output.title, output.diff))
         else:
             await self.show(output)
@@ -207,6 +218,8 @@ class KilnApp(App[int]):
 
         if local.is_installed():
             return  # installed but failed to start: the note already says what to do
+        from tui.screens.confirm import ConfirmScreen
+
         question = ConfirmScreen(
             "Install the embedded local model?",
             f"{local.DEFAULT_MODEL}: about 1 GB of weights plus a runtime built from source "

@@ -8,7 +8,6 @@ from typing import Any
 from textual.app import App
 
 from agent.approval import ApprovalRequest, Decision, Verdict
-from tui.screens.approval import ApprovalScreen
 
 
 class TuiApprover:
@@ -21,6 +20,8 @@ class TuiApprover:
         def answered(decision: Decision | None) -> None:
             if not answer.done():
                 answer.set_result(decision or Decision(Verdict.REJECT))
+
+        from tui.screens.approval import ApprovalScreen  # loads the diff view: not at start
 
         screen = ApprovalScreen(request)
         self.app.push_screen(screen, callback=answered)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import signal
 import time
 from collections.abc import Iterator
@@ -176,4 +177,5 @@ def main(args: argparse.Namespace) -> int:
         from tui.app import main as app_main
 
         return app_main(args)
+    gc.enable()  # off for the full-screen app's start only (agent/cli.py)
     return asyncio.run(LineMode(launch_from_args(args)).run())

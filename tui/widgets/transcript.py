@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
@@ -26,13 +28,22 @@ from tui.widgets.blocks import (
     ToolCallBlock,
     UserPrompt,
 )
-from tui.widgets.reply import AssistantReply
+
+if TYPE_CHECKING:
+    from tui.widgets.reply import AssistantReply
 
 # Blocks kept mounted: older ones leave the screen (they stay in the session's events and
 # store) so a day-long session does not grow the app's memory without bound.
 MAX_BLOCKS = 300
 
 VERDICTS = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
+
+
+def _reply(text: str = "") -> AssistantReply:
+    # Markdown (and markdown-it) load with the first reply, not before the first frame.
+    from tui.widgets.reply import AssistantReply
+
+    return AssistantReply(text)
 
 
 class Transcript(VerticalScroll):
@@ -66,12 +77,12 @@ class Transcript(VerticalScroll):
         """Render one event of the stream; events it does not draw are ignored."""
         if isinstance(event, TextDelta):
             if self._reply is None:
-                self._reply = AssistantReply()
+                self._reply = _reply()
                 await self.mount_block(self._reply)
             await self._reply.write(event.text)
         elif isinstance(event, AssistantMessage):
             if self._reply is None and event.text.strip():
-                await self.mount_block(AssistantReply(event.text))  # replayed, or never streamed
+                await self.mount_block(_reply(event.text))  # replayed, or never streamed
             await self._end_reply()
         elif isinstance(event, ToolCallStarted):
             await self._end_reply()
