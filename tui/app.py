@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from textual import work
+from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
@@ -31,6 +31,7 @@ from tui.history import PromptHistory
 from tui.meter_state import MeterState
 from tui.screens.main import MainScreen
 from tui.widgets.prompt import PromptInput
+from tui.widgets.side_panel import SidePanel
 
 if TYPE_CHECKING:
     import argparse
@@ -272,6 +273,24 @@ class KilnApp(App[int]):
             async for output in self.commands.apply(offered=True):
                 await self.present(output)
 
+    @on(SidePanel.DiffRequested)
+    def _file_chosen(self, message: SidePanel.DiffRequested) -> None:
+        self._show_file_diff(message.path)
+
+    @work(group="slash", exit_on_error=False)
+    async def _show_file_diff(self, path: str) -> None:
+        """A changed file chosen in the side panel: its part of the sandbox's diff."""
+        from tui.diff_parse import diff_for_file
+
+        if self.session is None:
+            return
+        try:
+            diff = diff_for_file(await self.session.diff(), path)
+        except KilnError as exc:
+            await self.main.transcript.note(exc.message, "error")
+            return
+        await self.present(ShowDiff(f"Changes in {path}", diff))
+
     def run_slash(self, line: str) -> None:
         self._slash(line)
 
@@ -310,6 +329,12 @@ class KilnApp(App[int]):
             self.run_task(text.removeprefix("/"))
 
     # --- keys ---------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Over a screen that Esc closes (a diff), Esc belongs to that screen.
+        if action == "interrupt" and getattr(self.screen, "ESCAPE_CLOSES", False):
+            return False
+        return True
 
     def action_interrupt(self) -> None:
         if self.running and self.session is not None:

@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 from agent.approval import Action, Mode
 from agent.events import ApprovalRequested, StopReason
@@ -25,6 +26,7 @@ from tests.tui.live import (
 )
 from tests.tui.scripts import CALC, FIXED, calc_repo, fix_calc_turns
 from tui.screens.approval import ApprovalScreen
+from tui.screens.diff import DiffScreen
 
 pytestmark = pytest.mark.usefixtures("docker_ready")
 
@@ -50,6 +52,18 @@ async def test_approve_edit_then_apply_writes_only_after_the_apply_key(tmp_path:
             await pilot.press("n")
             await wait_for(pilot, lambda: "Not applied" in transcript_text(app))
             assert (repo / "calc.py").read_text() == CALC
+
+            # A changed file chosen in the side panel shows its part of the diff.
+            files = app.main.side.query_one("#files", OptionList)
+            files.focus()
+            files.highlighted = 0
+            await pilot.press("enter")
+            shown = await wait_for(
+                pilot, lambda: app.screen if isinstance(app.screen, DiffScreen) else None
+            )
+            assert shown.title_text == "Changes in calc.py" and "+    return a + b" in shown.diff
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, DiffScreen))
 
             await submit(pilot, "/apply")
             apply_dialog = await question(pilot)

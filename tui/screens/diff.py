@@ -13,6 +13,7 @@ from tui.widgets.diff_view import DiffView
 
 
 class DiffScreen(ModalScreen[None]):
+    ESCAPE_CLOSES = True  # the app's Esc (interrupt) gives way here
     BINDINGS = [
         Binding("escape,q", "dismiss", "close"),
         Binding("v", "toggle_view", "unified / side by side"),

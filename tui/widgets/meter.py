@@ -25,6 +25,7 @@ class MeterReading:
 
     model: str = ""
     mode: str = ""
+    sandbox: str = ""  # shown only when not Docker: bubblewrap isolates less
     tokens: str = ""
     cache: str = ""
     bar: str = ""  # empty without a budget: the bar is hidden
@@ -42,6 +43,7 @@ class MeterReading:
         return cls(
             model=s.model or "no model",
             mode=s.mode.upper() or "?",
+            sandbox=s.backend if s.backend not in ("", "docker") else "",
             tokens=f"in {human_tokens(s.usage.uncached_input)} · cached "
             f"{human_tokens(s.usage.cached_input)} · out {approx}{human_tokens(s.output_tokens)}",
             cache=f"cache {s.usage.cache_hit_ratio:.0%}",
@@ -54,7 +56,7 @@ class MeterReading:
         )
 
 
-TEXT_FIELDS = ("model", "mode", "tokens", "cache", "bar", "cost", "steps", "clock")
+TEXT_FIELDS = ("model", "mode", "sandbox", "tokens", "cache", "bar", "cost", "steps", "clock")
 
 
 class MeterField(Label):
@@ -97,6 +99,7 @@ class Meter(Horizontal):
         mode = self._fields["mode"]
         if not mode.has_class(reading.mode_class):
             mode.set_classes(reading.mode_class)
+        self._fields["sandbox"].display = bool(reading.sandbox)
         bar = self._fields["bar"]
         bar.display = bool(reading.bar)
         bar.set_class(reading.warning, "-warning")
