@@ -332,9 +332,7 @@ class KilnApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Over a screen that Esc closes (a diff), Esc belongs to that screen.
-        if action == "interrupt" and getattr(self.screen, "ESCAPE_CLOSES", False):
-            return False
-        return True
+        return not (action == "interrupt" and getattr(self.screen, "ESCAPE_CLOSES", False))
 
     def action_interrupt(self) -> None:
         if self.running and self.session is not None:
