@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -43,8 +44,6 @@ def backend_chosen(settings: Settings) -> bool:
 
 
 def create_sandbox(repo: Path, settings: Settings, session_id: str, backend: str = "") -> Sandbox:
-    import dataclasses
-
     from sandbox.factory import create_sandbox as create
 
     config = settings.sandbox
@@ -91,9 +90,3 @@ async def start_sandbox(
         ) from None
     notice(BWRAP_FALLBACK)
     return fallback
-
-
-def backend_name(sandbox: Sandbox) -> str:
-    """ "docker" or "bwrap", for the meter and SessionStarted."""
-    name = type(sandbox).__name__.lower()
-    return "bwrap" if "bwrap" in name else "docker" if "docker" in name else name

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from agent import tools
 from agent.approval import Action, Approver, Mode
-from agent.boundary import backend_name, one_sentence, start_sandbox
+from agent.boundary import one_sentence, start_sandbox
 from agent.cost.meter import Meter
 from agent.errors import Busy, KilnError
 from agent.events import Applied, Checkpointed, Event, Notice, SessionStarted, Usage
@@ -98,7 +98,7 @@ class Session:
 
     @property
     def backend(self) -> str:
-        return backend_name(self.sandbox) if self.sandbox is not None else ""
+        return self.sandbox.backend if self.sandbox is not None else ""
 
     @property
     def usage(self) -> Usage:

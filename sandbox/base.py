@@ -59,6 +59,7 @@ class Sandbox(Protocol):
     """
 
     repo: Path
+    backend: str  # "docker" or "bwrap": what the meter shows
 
     async def start(self) -> None: ...
 

@@ -23,6 +23,8 @@ _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", 
 
 
 class BwrapSandbox(WorkspaceSandbox):
+    backend = "bwrap"
+
     def __init__(self, repo: Path, config: SandboxConfig, *, session_id: str | None = None) -> None:
         super().__init__(repo, config)
         self.session_id = session_id or workspace.new_session_id()

@@ -25,6 +25,8 @@ from sandbox.exec_channel import ChannelClosed, ExecChannel, launch_command
 
 
 class DockerSandbox(WorkspaceSandbox):
+    backend = "docker"
+
     def __init__(self, repo: Path, config: SandboxConfig, *, session_id: str | None = None) -> None:
         super().__init__(repo, config)
         self.session_id = session_id or workspace.new_session_id()
