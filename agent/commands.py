@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from agent.approval import Mode
 from agent.errors import Busy, KilnError
-from agent.events import Applied, Event, ModeChanged, ModelChanged
+from agent.events import Applied, Event, ModeChanged, ModelChanged, Usage
 from agent.present import changes_summary, cost_lines
 from agent.settings.config import Settings
 
@@ -235,23 +235,14 @@ class Commands:
         yield Say("Compaction on demand is coming later; it is not in this build yet.", "warning")
 
     async def _cmd_cost(self, arg: str) -> AsyncIterator[Output]:
+        budget = self.settings.limits.budget_usd
         session = self.session
         if session is None:
-            from agent.events import Usage
-
-            lines = cost_lines("", 0, 0.0, Usage(), 0.0, self.settings.limits.budget_usd)
+            lines = cost_lines("", 0, 0.0, Usage(), 0.0, budget)
         else:
             model = session.profile.model if session.client else ""
-            elapsed = sum(
-                getattr(e, "duration_s", 0.0) for e in session.events if e.kind == "finished"
-            )
-            steps = session.steps + (
-                session.last_run.steps if session.running and session.last_run else 0
-            )
-            lines = cost_lines(
-                model, steps, elapsed, session.usage, session.cost_usd,
-                self.settings.limits.budget_usd,
-            )  # fmt: skip
+            usage, cost = session.usage, session.cost_usd
+            lines = cost_lines(model, session.steps, session.elapsed_s, usage, cost, budget)
         yield Say("\n".join(lines))
 
     async def _cmd_sessions(self, arg: str) -> AsyncIterator[Output]:

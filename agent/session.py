@@ -24,7 +24,7 @@ from agent.approval import Action, Approver, Mode
 from agent.boundary import one_sentence, start_sandbox
 from agent.cost.meter import Meter
 from agent.errors import Busy, KilnError
-from agent.events import Applied, Checkpointed, Event, Notice, SessionStarted, Usage
+from agent.events import Applied, Checkpointed, Event, Finished, Notice, SessionStarted, Usage
 from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy, policy_for
@@ -110,7 +110,15 @@ class Session:
 
     @property
     def steps(self) -> int:
-        return sum(getattr(e, "steps", 0) for e in self.events if e.kind == "finished")
+        """Model turns of every request so far, the one in flight included."""
+        done = sum(e.steps for e in self.events if isinstance(e, Finished))
+        return done + (self.last_run.steps if self.running and self.last_run else 0)
+
+    @property
+    def elapsed_s(self) -> float:
+        """Time spent working on requests (not waiting for the person to type)."""
+        done = sum(e.duration_s for e in self.events if isinstance(e, Finished))
+        return done + (self.last_run.elapsed if self.running and self.last_run else 0.0)
 
     @property
     def running(self) -> bool:
