@@ -9,6 +9,7 @@ memory hog is contained only by the host's own limits, which is why Docker is th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import shutil
@@ -115,12 +116,20 @@ class BwrapSandbox(WorkspaceSandbox):
         pumps = [pump(proc.stdout, sink)]
         if err_sink:
             pumps.append(pump(proc.stderr, err_sink))
+        running = asyncio.gather(*pumps, proc.wait())
+        # Read its outcome whatever happens, or asyncio reports it as never retrieved.
+        running.add_done_callback(lambda done: done.cancelled() or done.exception())
         try:
-            await asyncio.wait_for(asyncio.gather(*pumps, proc.wait()), timeout=deadline_s)
+            await asyncio.wait_for(running, timeout=deadline_s)
         except TimeoutError:
             os.killpg(proc.pid, signal.SIGKILL)
             await proc.wait()
             return RunOutcome(proc.returncode or -9, deadline_hit=True)
+        except asyncio.CancelledError:
+            # Esc, or the session closing: the command must not outlive the request.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            raise
         return RunOutcome(proc.returncode if proc.returncode is not None else -1)
 
     async def _write_file(self, path: str, data: bytes) -> None:

@@ -205,6 +205,8 @@ class KilnApp(App[int]):
             await self.main.transcript.note(exc.message, "error")
             return None
         side.set_sandbox(f"ready · {session.backend}")
+        self.meter_state.backend = session.backend  # the meter flags a sandbox without limits
+        self.main.redraw_meter_now()
         for note in session.start_notes:
             await self.main.transcript.note(note, "warning")
         await self.main.transcript.note(

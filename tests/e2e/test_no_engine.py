@@ -90,3 +90,16 @@ def test_default_backend_falls_back_to_bubblewrap_and_says_so(repo: Path, dead_e
     notes = [e["message"] for e in events if e["type"] == "notice"]
     assert any("bubblewrap" in n and "start Docker" in n for n in notes), notes
     assert "Traceback" not in done.stderr and events[-1]["type"] == "result"
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+async def test_the_tui_falls_back_to_bubblewrap_and_shows_it(repo: Path, dead_engine: str) -> None:
+    with ScriptedServer(FINISH) as server:
+        overrides = {"models.main.base_url": server.base_url, "models.main.model": "scripted"}
+        app = KilnApp(load_settings(repo, overrides, env={}), repo)
+        async with app.run_test(size=(120, 40)) as pilot:
+            side = app.main.side.query_one("#sandbox")
+            await wait_for(pilot, lambda: "ready · bwrap" in str(side.render()), timeout=30)
+            assert "bwrap" in str(app.main.meter.query_one("#m-sandbox").render())
+            assert "bubblewrap sandbox" in transcript_text(app)
+            await app.close_session()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -148,3 +150,31 @@ async def test_host_repo_untouched_and_git_works_inside(
         ["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True, check=True
     )
     assert status.stdout.split("\n")[0] == " M README.md"
+
+
+def _running(pattern: str) -> int:
+    """Processes on this machine whose command line is `pattern` (sandboxes' included)."""
+    found = subprocess.run(["pgrep", "-fx", pattern], capture_output=True, text=True)
+    return len(found.stdout.split())
+
+
+async def test_a_cancelled_command_stops_with_everything_it_started(
+    repo: Path, make_sandbox: Callable[..., WorkspaceSandbox], backend: str
+) -> None:
+    sandbox = make_sandbox(repo, backend)
+    await sandbox.start()
+    sleep = f"sleep {3000 + os.getpid() % 1000}"
+    task = asyncio.create_task(sandbox.exec(f"{sleep} & {sleep}; echo never > never.txt"))
+    for _ in range(100):
+        if _running(sleep) == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert _running(sleep) == 2
+    task.cancel()  # Esc: the request's task is cancelled, and the command with it
+    await asyncio.gather(task, return_exceptions=True)
+    for _ in range(100):
+        if _running(sleep) == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert _running(sleep) == 0
+    assert "never.txt" not in (await sandbox.exec("ls")).output
