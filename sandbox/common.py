@@ -68,10 +68,13 @@ def command_argv(cmd: str, timeout: float) -> list[str]:
     command left running in the background (a fork bomb, a forgotten server) is killed when
     it returns, so no command outlives its call. stdin is /dev/null: nothing can wait for
     input. stderr joins stdout in one pipe so the two stay in the order they were written.
+    With KILN_GROUP_FILE set, the group's id is written there, so a caller that cannot
+    signal the command directly (plain `docker exec`) can end the group when cancelled.
     """
     limit = f"{max(timeout, 0.01):.3f}"
     runner = (
-        f'timeout -k 1 {limit} bash -c "$1" </dev/null 2>&1 & p=$!; {{ wait $p; }} 2>/dev/null; '
+        f'timeout -k 1 {limit} bash -c "$1" </dev/null 2>&1 & p=$!; '
+        '[ -z "$KILN_GROUP_FILE" ] || echo $p > "$KILN_GROUP_FILE"; { wait $p; } 2>/dev/null; '
         "rc=$?; kill -KILL -- -$p 2>/dev/null; exit $rc"
     )
     return ["bash", "-c", runner, "kiln-exec", cmd]

@@ -11,8 +11,10 @@ server cannot run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -255,14 +257,36 @@ class DockerSandbox(WorkspaceSandbox):
         if channel is None:
             if stdin is not None:
                 raise SandboxError("The sandbox cannot take input now; run the step again.")
-            engine_, container = self._need_container()
-            code, deadline_hit = await asyncio.to_thread(
-                plain_exec, engine_, container, argv, sink, err_sink or sink,
-                cwd=cwd, env=env, deadline_s=deadline_s,
-            )  # fmt: skip
+            code, deadline_hit = await self._plain_exec(argv, sink, err_sink, cwd, env, deadline_s)
         if code in (None, 137):  # killed, or the connection died: was it the container?
             return await asyncio.to_thread(self._judge, code, deadline_hit)
         return RunOutcome(int(code), deadline_hit=deadline_hit)
+
+    async def _plain_exec(
+        self,
+        argv: list[str],
+        sink: Sink,
+        err_sink: Sink | None,
+        cwd: str,
+        env: dict[str, str] | None,
+        deadline_s: float | None,
+    ) -> tuple[int | None, bool]:
+        """One `docker exec`, in a thread. Cancelled, it ends the command's process group
+        itself: the thread cannot be interrupted, and the command would run on."""
+        engine_, container = self._need_container()
+        group_file = f"/tmp/kiln-group-{uuid.uuid4().hex}"
+        try:
+            return await asyncio.to_thread(
+                plain_exec, engine_, container, argv, sink, err_sink or sink,
+                cwd=cwd, env={**(env or {}), "KILN_GROUP_FILE": group_file}, deadline_s=deadline_s,
+            )  # fmt: skip
+        except asyncio.CancelledError:
+            end_group = 'kill -KILL -- "-$(cat "$0")" 2>/dev/null; rm -f "$0"'
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(
+                    output_of, engine_, container, ["bash", "-c", end_group, group_file]
+                )
+            raise
 
     def _need_container(self) -> tuple[Engine, str]:
         if self.client is None or self.container_id is None:
