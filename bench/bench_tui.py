@@ -136,6 +136,7 @@ def percentiles(lags: list[float]) -> str:
 
 async def streaming(seconds: float, tokens_per_s: int = 2000) -> None:
     from agent.events import TextDelta
+    from agent.present import CHARS_PER_TOKEN
     from tests.tui.scenes import offline_app
     from tui.meter_state import human_tokens
 
@@ -164,6 +165,8 @@ async def streaming(seconds: float, tokens_per_s: int = 2000) -> None:
             "sed",
             "do",
         ]
+        state = app.meter_state
+        chars = state.streamed_chars
         start = time.perf_counter()
         sent = 0.0
         marker = 0
@@ -183,8 +186,12 @@ async def streaming(seconds: float, tokens_per_s: int = 2000) -> None:
                     chunk.append("\n\n")
             if chunk:
                 sent += len(chunk)
-                await app.show(TextDelta(" " + " ".join(chunk)))
-                clock.expect_meter(f"out ~{human_tokens(app.meter_state.output_tokens)}", now)
+                text = " " + " ".join(chunk)
+                app.main.deliver(TextDelta(text))  # a message, as kiln's run_task sends it
+                # What the meter will read once it has this delta (the screen draws later).
+                chars += len(text)
+                tokens = state.usage.output + chars // CHARS_PER_TOKEN
+                clock.expect_meter(f"out ~{human_tokens(tokens)}", now)
             await asyncio.sleep(tick)
         await pilot.pause(1.0)
         app._display = display  # type: ignore[method-assign]

@@ -261,11 +261,13 @@ class KilnApp(App[int]):
         try:
             await self.main.transcript.add_user(task)
             async for event in session.run(task):
-                await self.show(event)
+                self.main.deliver(event)  # as a message: the widgets draw it in order
                 finished = event if isinstance(event, Finished) else finished
         except KilnError as exc:
+            await self.main.drained()
             await self.main.transcript.note(exc.message, "error")
         finally:
+            await self.main.drained()  # "not running" means everything is on screen
             self.running = False
             self.main.meter.stop_clock()
             self.main.redraw_meter_now()

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -16,6 +20,24 @@ from tui.widgets.meter import Meter
 from tui.widgets.prompt import PromptInput
 from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import Transcript
+
+DRAIN_TIMEOUT_S = 10.0
+
+
+class SessionEvent(Message):
+    """One event of the session's stream, on its way to the widgets that draw it."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__()
+        self.event = event
+
+
+class Drained(Message):
+    """Sent after a stream's last event: handled once every event before it is drawn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.done = asyncio.Event()
 
 
 class MainScreen(Screen[None]):
@@ -56,6 +78,23 @@ class MainScreen(Screen[None]):
     @property
     def prompt(self) -> PromptInput:
         return self.query_one(PromptInput)
+
+    async def on_session_event(self, message: SessionEvent) -> None:
+        await self.show(message.event)
+
+    def on_drained(self, message: Drained) -> None:
+        message.done.set()
+
+    def deliver(self, event: Event) -> None:
+        """Queue `event` for drawing: the stream's reader never waits for the screen."""
+        self.post_message(SessionEvent(event))
+
+    async def drained(self) -> None:
+        """Return once every event delivered so far is drawn."""
+        drained = Drained()
+        if self.post_message(drained):  # False once the screen is closing: nothing to wait for
+            with contextlib.suppress(TimeoutError):  # a screen that stopped reading
+                await asyncio.wait_for(drained.done.wait(), DRAIN_TIMEOUT_S)
 
     async def show(self, event: Event) -> None:
         """Hand one event to every widget that draws it."""
