@@ -34,8 +34,14 @@ from agent.run.state import RunState
 from agent.settings.config import Settings
 from agent.store.db import Store
 from agent.tools.gate import ApprovalGate
-from agent.tools.shell import run_test_command
-from agent.tools.testdigest import TestDigest, detect_test_command
+from agent.tools.shell import first_runnable, run_test_command
+from agent.tools.testdigest import (
+    TestDigest,
+    candidate_test_commands,
+    detect_test_command,
+    named_test_command,
+    runner_missing,
+)
 from sandbox.base import Sandbox
 
 
@@ -66,6 +72,9 @@ class Session:
         self.last_run: RunState | None = None
         self.gate = ApprovalGate(approver, mode)
         self.test_command = detect_test_command(self.repo, settings.tests.command)
+        # The other detected commands, tried when the first cannot run in the sandbox (none
+        # when the person chose the command, in the settings or in the task).
+        self._fallbacks = [] if settings.tests.command else candidate_test_commands(self.repo)[1:]
         self.policy = PromptPolicy()  # chosen for the model once start() knows it
         self.conversation = Conversation(
             self.policy.system_prompt(self.repo.name, self.test_command)
@@ -180,6 +189,8 @@ class Session:
             policy=self.policy,
             before_change=self.wait_baseline,
         )
+        if self._fallbacks and not self._restore_diff:
+            await self._runnable_test_command()
         if self._baseline_tests and self.test_command and not self._restore_diff:
             self._baseline = asyncio.ensure_future(self._run_baseline_tests())
         self._unsent.insert(
@@ -197,10 +208,56 @@ class Session:
     async def _run_baseline_tests(self) -> TestDigest | None:
         assert self._deps is not None
         try:
-            self.tests_before = await run_test_command(self._deps.tool_context)
+            report = await run_test_command(self._deps.tool_context)
+            if runner_missing(report):
+                self.notice(
+                    f"The test command `{self.test_command}` does not run in the sandbox; set "
+                    "[tests] command in .kiln.toml, or name the command in the task."
+                )
+            self.tests_before = report
         except Exception as exc:  # a baseline is a nicety: report it, never fail the session
             self.notice(f"The tests could not be run at the start: {exc}")
         return self.tests_before
+
+    async def _runnable_test_command(self) -> None:
+        """Before anything is sent: the first detected command whose runner exists here."""
+        assert self.sandbox is not None
+        commands = [self.test_command, *self._fallbacks]
+        chosen = await first_runnable(self.sandbox, commands)
+        if chosen > 0:
+            self._fallbacks = commands[chosen + 1 :]
+            self._use_test_command(
+                commands[chosen],
+                f"`{commands[0]}` cannot run in the sandbox (its program is not there), so "
+                f"kiln runs the tests with `{commands[chosen]}`.",
+            )
+
+    def _use_test_command(self, command: str, why: str) -> None:
+        """Run the tests with `command` from now on, and say so (to the model too)."""
+        self.test_command = command
+        if self._deps is not None:
+            self._deps.tool_context.test_command = command
+        if self.conversation.history:
+            self.conversation.add_feedback(f"[kiln] {why}")
+        else:  # nothing sent yet: the system prompt itself names the command
+            self.conversation.system = self.policy.system_prompt(self.repo.name, command)
+        self.notice(why, "info")
+
+    async def _test_command_from(self, task: str) -> None:
+        """The person's task names a test command ("the tests fail (`python3 -m unittest`)"):
+        unless the settings name one, that is the one to run, the baseline included."""
+        named = named_test_command(task)
+        if self.settings.tests.command or not named or named == self.test_command:
+            return
+        if self._baseline is not None and not self._baseline.done():
+            self._baseline.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._baseline
+        self._fallbacks = []
+        self._use_test_command(named, f"The task names the test command `{named}`; kiln uses it.")
+        if self._baseline_tests and not self._restore_diff:
+            self.tests_before = None
+            self._baseline = asyncio.ensure_future(self._run_baseline_tests())
 
     async def wait_baseline(self) -> None:
         """Edits wait until the baseline test run has seen the untouched workspace."""
@@ -278,6 +335,7 @@ class Session:
         async def work() -> None:
             prompt = task
             if not self.conversation.history:
+                await self._test_command_from(task)
                 sandbox = deps.tool_context.sandbox
                 prompt = await self.policy.first_message(task, self._baseline_digest, sandbox)
             await drive(deps, prompt, state, self._emit)

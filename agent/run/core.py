@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from agent import tools
 from agent.cost.meter import Meter
@@ -44,10 +44,12 @@ class Run:
     deps: LoopDeps
     state: RunState
     emit: Emit
-    tool_context: tools.ToolContext = field(init=False)  # the session's, emitting into this run
 
-    def __post_init__(self) -> None:
-        self.tool_context = dataclasses.replace(self.deps.tool_context, emit=self.emit)
+    @property
+    def tool_context(self) -> tools.ToolContext:
+        """The session's, emitting into this run (read each time: the session may switch the
+        test command while the run goes on)."""
+        return dataclasses.replace(self.deps.tool_context, emit=self.emit)
 
     @property
     def settings(self) -> Settings:

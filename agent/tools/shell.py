@@ -6,8 +6,8 @@ from typing import Any
 
 from agent.approval import Action
 from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool
-from agent.tools.testdigest import TestDigest, digest
-from sandbox.base import ExecResult
+from agent.tools.testdigest import TestDigest, digest, runnable_check
+from sandbox.base import ExecResult, Sandbox
 
 DEFAULT_COMMAND_TIMEOUT_S = 120.0
 
@@ -57,6 +57,19 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         truncated=result.truncated,
         edited=True,
     )
+
+
+async def first_runnable(sandbox: Sandbox, commands: list[str]) -> int:
+    """The index of the first command whose runner exists in the sandbox (one round
+    trip for all of them), or -1."""
+    checks = "; ".join(
+        f"if {runnable_check(c)}; then echo {i}; exit 0; fi" for i, c in enumerate(commands)
+    )
+    result = await sandbox.exec(f"{checks}; echo -1", timeout=30)
+    try:
+        return int(result.output.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return -1
 
 
 async def run_test_command(ctx: ToolContext, extra_args: str = "") -> TestDigest:

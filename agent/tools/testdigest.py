@@ -23,21 +23,60 @@ def detect_test_command(repo: Path, configured: str = "") -> str:
     """`[tests] command` if set, else what the repository's files say; "" when unknown."""
     if configured.strip():
         return configured.strip()
+    return next(iter(candidate_test_commands(repo)), "")
+
+
+def candidate_test_commands(repo: Path) -> list[str]:
+    """Every test command the repository's files suggest, the likeliest first (the next
+    one is tried when a command does not exist in the sandbox)."""
+    found: list[str] = []
     if _uses_pytest(repo):
-        return "python3 -m pytest -q -rfE --color=no"
+        found.append("python3 -m pytest -q -rfE --color=no")
     if (repo / "package.json").is_file() and _npm_has_test(repo / "package.json"):
-        return "npm test --silent"
+        found.append("npm test --silent")
     if (repo / "go.mod").is_file():
-        return "go test ./..."
+        found.append("go test ./...")
     if (repo / "Cargo.toml").is_file():
-        return "cargo test --quiet"
+        found.append("cargo test --quiet")
     if _make_has_test(repo):
-        return "make test"
-    if any(repo.glob("test*.py")) or any(repo.glob("tests/test*.py")):
-        return "python3 -m unittest discover -v"
+        found.append("make test")
     if any(repo.glob("*.py")) or any(repo.glob("*/*.py")):
-        return "python3 -m unittest discover -v"
+        found.append("python3 -m unittest discover -v")
+    return found
+
+
+# A command the person's task names, in backticks or after "run:" (`python3 -m unittest`).
+_NAMED = re.compile(r"`([^`\n]+)`|\brun:\s*([^\n]+?)\s*(?:$|[.;)](?:\s|$))", re.M | re.I)
+_TEST_RUNNERS = re.compile(
+    r"^(?:[\w./-]*python[\d.]*\s+-m\s+(?:pytest|unittest)|pytest|py\.test|tox|nox"
+    r"|npm\s+(?:run\s+)?test|yarn\s+test|pnpm\s+test|node\s+--test|go\s+test|cargo\s+test"
+    r"|make\s+(?:test|check))\b"
+)
+
+
+def named_test_command(task: str) -> str:
+    """The test command the task names ("the tests fail (`python3 -m unittest`)"), or ""."""
+    for quoted, after_run in _NAMED.findall(task):
+        command = (quoted or after_run).strip()
+        if _TEST_RUNNERS.match(command):
+            return command
     return ""
+
+
+def runnable_check(command: str) -> str:
+    """A shell test that succeeds when `command`'s runner exists (its program, and for
+    `python -m X` the module X): cheap enough to ask before anything is sent."""
+    words = command.split()
+    if len(words) >= 3 and words[1] == "-m" and "python" in words[0]:
+        return f"{words[0]} -c 'import {words[2]}' >/dev/null 2>&1"
+    return f"command -v {words[0]} >/dev/null 2>&1" if words else "false"
+
+
+def runner_missing(report: TestDigest) -> bool:
+    """The test command itself does not exist in the sandbox (not: its tests failed)."""
+    return report.exit_code == 127 or bool(
+        re.search(r"No module named (?:pytest|unittest)\b", report.text)
+    )
 
 
 def _uses_pytest(repo: Path) -> bool:
