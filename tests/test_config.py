@@ -40,3 +40,36 @@ def test_unknown_key_and_bad_toml(tmp_path: Path) -> None:
     (tmp_path / ".kiln.toml").write_text("[sandbox\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_settings(tmp_path, env={})
+
+
+@pytest.mark.parametrize(
+    ("toml", "said"),
+    [
+        ("[limits]\nmax_steps = 0\n", "`limits.max_steps`: 0 should be at least 1"),
+        ("[limits]\nbudget_usd = -1\n", "`limits.budget_usd`: -1.0 should be at least 0"),
+        ("[limits]\nmax_steps = 2.5\n", "`limits.max_steps`: 2.5 should be a whole number"),
+        ('[sandbox]\nmemory = "lots"\n', "`sandbox.memory`: 'lots' should be a size"),
+        ('[sandbox]\nimage = ["a", "b"]\n', "`sandbox.image`: ['a', 'b'] should be text"),
+        ("[models.main]\nmodel = true\n", "`models.main.model`: True should be text"),
+    ],
+)
+def test_bad_values_are_one_sentence_naming_file_and_key(
+    tmp_path: Path, toml: str, said: str
+) -> None:
+    (tmp_path / ".kiln.toml").write_text(toml)
+    with pytest.raises(ConfigError) as err:
+        load_settings(tmp_path, env={})
+    assert str(tmp_path / ".kiln.toml") in err.value.message and said in err.value.message
+    assert "\n" not in err.value.message
+
+
+def test_a_file_that_is_not_utf8_is_one_sentence(tmp_path: Path) -> None:
+    (tmp_path / ".kiln.toml").write_bytes(b'[sandbox]\nimage = "caf\xe9"\n')
+    with pytest.raises(ConfigError, match="is not UTF-8 text; save it as UTF-8"):
+        load_settings(tmp_path, env={})
+
+
+def test_sizes_docker_takes_are_fine(tmp_path: Path) -> None:
+    (tmp_path / ".kiln.toml").write_text('[sandbox]\nmemory = "1.5g"\n[limits]\nmax_steps = 3\n')
+    settings = load_settings(tmp_path, env={})
+    assert settings.sandbox.memory == "1.5g" and settings.limits.max_steps == 3

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +112,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML ({exc}); fix or remove it.") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text; save it as UTF-8.") from None
     except OSError as exc:
         raise ConfigError(
             f"{path} cannot be read ({exc.strerror}); check its permissions."
@@ -175,7 +178,36 @@ def _coerce(cls: type, values: dict[str, Any], section: str, sources: dict[str, 
             raise _bad_key(dotted, sources, "kiln has no such setting (see `kiln config show`)")
         default = getattr(cls(), key)
         kwargs[key] = _convert(value, default, dotted, sources)
+        _check_range(kwargs[key], dotted, sources)
     return cls(**kwargs)
+
+
+# Values that must be at least this much (0 where 0 means "none": no budget, no limit).
+_AT_LEAST = {
+    "limits.max_steps": 1,
+    "limits.max_tool_calls": 1,
+    "limits.max_tokens": 0,
+    "limits.budget_usd": 0,
+    "limits.timeout_s": 0,
+    "limits.repeat_limit": 0,
+    "limits.format_error_limit": 1,
+    "tests.timeout_s": 1,
+    "tests.max_finish_refusals": 0,
+    "sandbox.cpus": 0.01,
+    "sandbox.pids_limit": 1,
+    "sandbox.output_cap_bytes": 1,
+    "sandbox.default_timeout_s": 1,
+}
+_SIZE = re.compile(r"^\d+(\.\d+)?[kmg]?$", re.I)  # what Docker takes: 512m, 2g, 1.5g
+
+
+def _check_range(value: Any, dotted: str, sources: dict[str, str]) -> None:
+    least = _AT_LEAST.get(dotted)
+    if least is not None and value < least:
+        meaning = " (0 means none)" if least == 0 else ""
+        raise _bad_key(dotted, sources, f"{value!r} should be at least {least}{meaning}")
+    if dotted == "sandbox.memory" and not _SIZE.match(str(value)):
+        raise _bad_key(dotted, sources, f"{value!r} should be a size such as 512m or 2g")
 
 
 _KIND_NAMES = {bool: "true or false", int: "a whole number", float: "a number", dict: "a table"}
@@ -191,9 +223,12 @@ def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> 
                     return False
                 raise ValueError(value)
             return bool(value)
-        if isinstance(default, int) and not isinstance(value, bool):
-            return int(value)
-        if isinstance(default, float) and not isinstance(value, bool):
+        if isinstance(default, int) and not isinstance(value, bool | list | dict):
+            number = float(value)
+            if number != int(number):
+                raise ValueError(value)  # 2.5 steps is not silently 2
+            return int(number)
+        if isinstance(default, float) and not isinstance(value, bool | list | dict):
             return float(value)
         if isinstance(default, dict):
             if not isinstance(value, dict):
@@ -201,8 +236,9 @@ def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> 
             return {str(k): str(v) for k, v in value.items()}
         if isinstance(default, Path) or dotted.endswith("state_dir"):
             return Path(value) if value else None
-        if default is None or isinstance(default, str):
-            return str(value)
+        text_like = isinstance(value, str | int | float) and not isinstance(value, bool)
+        if (default is None or isinstance(default, str)) and text_like:
+            return str(value)  # a list or a table where text belongs is a mistake, not text
     except (TypeError, ValueError):
         pass
     kind = _KIND_NAMES.get(type(default), "text")
