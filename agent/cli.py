@@ -49,7 +49,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run one task headless and exit")
     _session_flags(run)
-    run.add_argument("task", help="what to do, in plain words")
+    run.add_argument("task", nargs="?", help="what to do, in plain words (- reads it from stdin)")
+    run.add_argument("--task-file", metavar="FILE", help="read the task from FILE")
     run.add_argument("--approval", choices=["auto-edit", "full-auto", "fail"], default="auto-edit")
     run.add_argument("--apply", action="store_true", help="write the final diff to the repository")
     run.add_argument("--patch-out", metavar="FILE", help="write the final diff to FILE")

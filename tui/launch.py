@@ -11,6 +11,7 @@ from agent.approval import Mode
 from agent.commands import parse_mode
 from agent.errors import UsageError
 from agent.settings.config import Settings, load_settings
+from agent.vcs.repo import find_repo
 
 
 @dataclass(frozen=True)
@@ -22,9 +23,7 @@ class Launch:
 
 
 def launch_from_args(args: argparse.Namespace) -> Launch:
-    repo = Path(getattr(args, "repo", ".") or ".").resolve()
-    if not repo.is_dir():
-        raise UsageError(f"{repo} is not a directory; pass --repo PATH to a git repository.")
+    repo = find_repo(getattr(args, "repo", ".") or ".")
     overrides: dict[str, Any] = {}
     for flag, key in (
         ("base_url", "models.main.base_url"),

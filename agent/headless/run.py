@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import importlib
 import json
+import os
 import signal
 import sys
 import time
@@ -24,6 +25,7 @@ from agent.boundary import start_sandbox
 from agent.errors import KilnError, UsageError
 from agent.events import Applied, Event, Finished, StopReason
 from agent.settings.config import Settings, load_settings
+from agent.vcs.repo import find_repo
 
 # The session, the store and the model client are imported only once the container is
 # being started (see run_headless): their imports then cost the run nothing.
@@ -60,20 +62,45 @@ def settings_for(args: argparse.Namespace, repo: Path) -> Settings:
     return load_settings(repo, {k: v for k, v in flags.items() if v is not None})
 
 
-def check_repo(raw: str) -> Path:
-    repo = Path(raw).expanduser().resolve()
-    if not repo.is_dir():
-        raise UsageError(f"{raw} is not a directory; pass --repo PATH to a git repository.")
-    if not (repo / ".git").exists():
-        raise UsageError(f"{repo} is not a git repository; run `git init` there first.")
-    return repo
+def read_task(args: argparse.Namespace) -> str:
+    """The task: the argument, `--task-file FILE`, or `-` for standard input (a task may be
+    longer than the system lets one argument be)."""
+    if args.task_file:
+        try:
+            task = Path(args.task_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"The task file {args.task_file} cannot be read ({exc}).") from None
+    elif args.task == "-":
+        task = sys.stdin.read()
+    else:
+        task = args.task or ""
+    if not task.strip():
+        raise UsageError(
+            'The task is empty; say what to do: kiln run "fix the tests", --task-file FILE, '
+            "or - to read it from standard input."
+        )
+    return task
+
+
+def check_patch_out(raw: str | None) -> None:
+    """Fail before the run, not after it, when the patch cannot be written."""
+    if not raw:
+        return
+    target = Path(raw).expanduser().resolve()
+    parent = target.parent
+    if target.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise UsageError(
+            f"--patch-out {raw} cannot be written; give a file in a writable directory."
+        )
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UsageError(f"--patch-out {raw} is not writable; give another file.")
 
 
 def main(args: argparse.Namespace) -> int:
-    repo = check_repo(args.repo)
+    repo = find_repo(args.repo)
     settings = settings_for(args, repo)
-    if not args.task.strip():
-        raise UsageError('The task is empty; say what to do, e.g. kiln run "fix the tests".')
+    args.task = read_task(args)
+    check_patch_out(args.patch_out)
     return asyncio.run(run_headless(args, repo, settings))
 
 
