@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -33,12 +34,20 @@ class ApplyFailed(KilnError):
     """`git apply` refused the diff."""
 
 
+class UnsafePatch(KilnError):
+    """The diff would make the working tree reach outside itself (a symlink out, .git)."""
+
+
+SYMLINK_MODE = "120000"
+
+
 @dataclass
 class FilePatch:
     old_path: str | None
     new_path: str | None
     old_blob: str | None = None  # None: unknown (pure rename or mode change)
     flags: set[str] = field(default_factory=set)
+    symlink_to: str | None = None  # the target, when the new side is a symbolic link
 
 
 def parse_patches(diff_text: str) -> list[FilePatch]:
@@ -54,8 +63,16 @@ def parse_patches(diff_text: str) -> list[FilePatch]:
         elif line.startswith("index "):
             old_blob = line.split()[1].split("..")[0]
             current.old_blob = None if _ZERO.match(old_blob) else old_blob
+            if line.endswith(" " + SYMLINK_MODE):
+                current.symlink_to = ""
         elif line.startswith(("new file mode", "deleted file mode")):
             current.flags.add(line.split()[0])
+            if line.startswith("new") and line.endswith(SYMLINK_MODE):
+                current.symlink_to = ""
+        elif line.startswith("new mode") and line.endswith(SYMLINK_MODE):
+            current.symlink_to = ""
+        elif line.startswith("+") and not line.startswith("+++") and current.symlink_to == "":
+            current.symlink_to = line[1:]  # a link's content is its target, on one line
         elif line.startswith("rename from "):
             current.old_path = line[len("rename from ") :]
         elif line.startswith("rename to "):
@@ -107,6 +124,28 @@ def host_conflicts(repo: Path, patches: list[FilePatch]) -> list[str]:
     return changed
 
 
+def unsafe_paths(patches: list[FilePatch]) -> list[str]:
+    """Why each patch that must never reach the working tree is refused: a path inside
+    .git, or a symbolic link whose target is absolute, leaves the repository, or is .git."""
+    refused: list[str] = []
+    for patch in patches:
+        path = patch.new_path or patch.old_path or ""
+        if _inside_git(path):
+            refused.append(f"{path} (inside .git)")
+        elif patch.symlink_to is not None and patch.new_path:
+            target = patch.symlink_to
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+            if target.startswith("/") or resolved == ".." or resolved.startswith("../"):
+                refused.append(f"{path} (a link to {target}, outside the repository)")
+            elif _inside_git(resolved):
+                refused.append(f"{path} (a link into .git)")
+    return refused
+
+
+def _inside_git(path: str) -> bool:
+    return path == ".git" or path.startswith(".git/")
+
+
 def touched_paths(patches: list[FilePatch]) -> list[str]:
     paths: dict[str, None] = {}
     for patch in patches:
@@ -121,6 +160,12 @@ def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -
     if not diff_text.strip():
         return []
     patches = parse_patches(diff_text)
+    refused = unsafe_paths(patches)
+    if refused:
+        raise UnsafePatch(
+            f"Nothing was written: the changes would put {', '.join(refused[:3])} in your "
+            "working tree; look at them with /diff and undo that part in the sandbox."
+        )
     conflicts = host_conflicts(repo, patches)
     if conflicts and not three_way:
         shown = ", ".join(conflicts[:5]) + (" and more" if len(conflicts) > 5 else "")

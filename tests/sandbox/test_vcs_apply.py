@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.vcs.apply import ApplyFailed, HostChanged, apply_to_host, parse_patches
+from agent.vcs.apply import ApplyFailed, HostChanged, UnsafePatch, apply_to_host, parse_patches
 from tests.conftest import make_git_repo
 
 
@@ -109,3 +109,30 @@ def test_parse_handles_spaces_and_renames() -> None:
     first, second = parse_patches(text)
     assert (first.old_path, first.old_blob) == ("my file.txt", "1234567")
     assert (second.old_path, second.new_path, second.old_blob) == ("old.txt", "new.txt", None)
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        ("ln -s /etc/passwd pw", "pw (a link to /etc/passwd, outside the repository)"),
+        ("mkdir -p sub && ln -s ../../../outside sub/up", "outside the repository"),
+        ("ln -s .git/config cfg", "cfg (a link into .git)"),
+        ("rm a.txt && ln -s /etc a.txt", "a.txt (a link to /etc, outside the repository)"),
+    ],
+)
+async def test_links_out_of_the_repository_are_refused(
+    host: Path, tmp_path: Path, script: str, said: str
+) -> None:
+    before = {p: p.read_bytes() for p in host.rglob("*") if p.is_file() and ".git" not in p.parts}
+    diff = sandbox_diff(host, tmp_path, script)
+    with pytest.raises(UnsafePatch) as refused:
+        await apply_to_host(host, diff)
+    assert said in refused.value.message and "Nothing was written" in refused.value.message
+    after = {p: p.read_bytes() for p in host.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert after == before and not any(p.is_symlink() for p in host.rglob("*"))
+
+
+async def test_a_link_inside_the_repository_applies(host: Path, tmp_path: Path) -> None:
+    diff = sandbox_diff(host, tmp_path, "mkdir sub && ln -s ../a.txt sub/a-link")
+    assert await apply_to_host(host, diff) == ["sub/a-link"]
+    assert (host / "sub" / "a-link").is_symlink()
