@@ -6,13 +6,14 @@ model hears about it in the same tool result instead of from a failing test run 
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from typing import Any
 
 from agent.approval import Action
 from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool, workspace_path
 from agent.tools.files import read_text
-from agent.tools.matching import replace
+from agent.tools.matching import Replacement, replace
 from agent.tools.syntax import introduced_errors
 
 MAX_WRITE_BYTES = 1024 * 1024
@@ -26,6 +27,19 @@ def unified_diff(path: str, before: str, after: str) -> str:
         f"b/{path}",
     )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def replace_keeping_line_endings(
+    before: str, old: str, new: str, *, replace_all: bool, path: str
+) -> Replacement:
+    """`replace`, on a file whose lines all end in CRLF too: the model writes LF, the file
+    keeps CRLF (a mixed file is edited as it is)."""
+    crlf = "\r\n" in before and before.count("\n") == before.count("\r\n")
+    if not crlf:
+        return replace(before, old, new, replace_all=replace_all, path=path)
+    lf = [text.replace("\r\n", "\n") for text in (before, old, new)]
+    result = replace(lf[0], lf[1], lf[2], replace_all=replace_all, path=path)
+    return dataclasses.replace(result, text=result.text.replace("\n", "\r\n"))
 
 
 async def _existing(ctx: ToolContext, path: str) -> str | None:
@@ -68,9 +82,13 @@ async def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     before = await _existing(ctx, path)
     if before is None:
         raise ToolFailure(f"{path} does not exist; use write_file to create it.")
-    result = replace(before, old, new, replace_all=bool(args.get("replace_all")), path=path)
+    result = replace_keeping_line_endings(
+        before, old, new, replace_all=bool(args.get("replace_all")), path=path
+    )
     if result.text == before:
         raise ToolFailure("old_text and new_text are the same; nothing would change.")
+    if len(result.text.encode()) > MAX_WRITE_BYTES:
+        raise ToolFailure(f"the file would be over {MAX_WRITE_BYTES // 1024} KB; nothing changed.")
     refusal = await _approve_and_write(ctx, path, before, result.text, "edit")
     if refusal:
         return refusal

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from agent.tools.base import ToolFailure, workspace_path
+from agent.tools.edits import replace_keeping_line_endings
 from agent.tools.matching import replace
 
 SOURCE = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
@@ -83,3 +84,20 @@ def test_a_left_out_blank_line_still_matches() -> None:
     )
     assert result.fuzzy
     assert result.text == SOURCE.replace("a - b", "a + b", 1)
+
+
+def test_a_crlf_file_stays_crlf() -> None:
+    crlf = "def add(a, b):\r\n    return a - b\r\n\r\nx = 1\r\n"
+    done = replace_keeping_line_endings(
+        crlf,
+        "def add(a, b):\n    return a - b",
+        "def add(a, b):\n    return a + b",
+        replace_all=False,
+        path="c.py",
+    )
+    assert done.text == "def add(a, b):\r\n    return a + b\r\n\r\nx = 1\r\n"
+    mixed = "a\r\nb\n"  # edited as it is: nothing is converted
+    assert (
+        replace_keeping_line_endings(mixed, "b", "c", replace_all=False, path="m").text
+        == "a\r\nc\n"
+    )
