@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import signal
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -106,6 +107,9 @@ class KilnApp(App[int]):
     # --- set-up -------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        # Closing the terminal (SIGHUP) ends kiln as Ctrl+C twice does: the sandbox goes too.
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.action_quit_kiln)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self._theme_ready = True
         self.push_screen(MainScreen(self.meter_state, PromptHistory()))

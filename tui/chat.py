@@ -94,7 +94,8 @@ class LineMode:
             await self._repl()
         finally:
             if session.sandbox is not None:
-                self.renderer.note("removing the sandbox…")
+                with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+                    self.renderer.note("removing the sandbox…")
             await session.close()
         return 0
 
@@ -178,4 +179,16 @@ def main(args: argparse.Namespace) -> int:
 
         return app_main(args)
     gc.enable()  # off for the full-screen app's start only (agent/cli.py)
-    return asyncio.run(LineMode(launch_from_args(args)).run())
+    return asyncio.run(_until_hang_up(LineMode(launch_from_args(args))))
+
+
+async def _until_hang_up(line_mode: LineMode) -> int:
+    """Closing the terminal (SIGHUP) ends line mode as Ctrl+D does: the sandbox goes too."""
+    main = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGHUP, main.cancel if main else (lambda: None))
+    try:
+        return await line_mode.run()  # its `finally` closes the session
+    except asyncio.CancelledError:
+        return 129  # 128 + SIGHUP, as a shell reports it

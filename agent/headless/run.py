@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from sandbox.base import Sandbox
 
 
+# Ctrl+C, kill, and the terminal closing: each ends the run as an interruption (exit 130).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 class HeadlessApprover:
     """Never waits: writing to the repository was consented to by `--apply`; nothing else asks."""
 
@@ -128,7 +132,7 @@ async def run_headless(
     interrupted: list[bool] = []
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in STOP_SIGNALS:
             loop.add_signal_handler(signum, interrupted.append, True)
     session: Session | None = None
     try:
@@ -158,7 +162,7 @@ async def run_headless(
         for notice in notices:
             session.notice(notice)
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            for signum in (signal.SIGINT, signal.SIGTERM):
+            for signum in STOP_SIGNALS:
                 loop.add_signal_handler(signum, session.cancel)
         if interrupted:  # Ctrl+C while starting: stop here (exit 130), nothing was done
             raise KeyboardInterrupt
@@ -167,8 +171,8 @@ async def run_headless(
         return await _conclude(session, args, finished, started, out, err)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
-            loop.remove_signal_handler(signal.SIGTERM)
+            for signum in STOP_SIGNALS:
+                loop.remove_signal_handler(signum)
         if session is not None:
             await session.close()
         elif made:

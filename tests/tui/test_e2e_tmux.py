@@ -88,3 +88,37 @@ def test_kiln_in_tmux_offers_the_diff_and_applies_only_after_the_key(tmp_path: P
             assert not tmux.alive(), "Ctrl+C twice should have quit kiln"
         finally:
             subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True)
+
+
+def _sandboxes_of(repo: Path) -> list[str]:
+    found = subprocess.run(
+        ["docker", "ps", "-aq", "--filter", f"label=kiln.repo={repo.resolve()}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return found.stdout.split()
+
+
+@pytest.mark.parametrize("front_end", [[], ["chat", "--plain"]], ids=["tui", "line-mode"])
+def test_closing_the_terminal_removes_the_sandbox(tmp_path: Path, front_end: list[str]) -> None:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/setup installs it)")
+    repo = calc_repo(tmp_path / "repo")
+    tmux = Tmux(f"kiln-hup-{os.getpid()}-{len(front_end)}")
+    with ScriptedServer(fix_calc_turns()) as server:
+        command = (
+            f"cd {shlex.quote(str(repo))} && exec {shlex.quote(str(KILN))} "
+            f"{' '.join(front_end)} --base-url {server.base_url} --model scripted-model"
+        )
+        tmux("new-session", "-d", "-s", "kiln", "-x", "120", "-y", "40", command)
+        try:
+            tmux.wait_for(lambda s: "Working on" in s, "the session to start")
+            assert len(_sandboxes_of(repo)) == 1
+        finally:
+            # The terminal goes away: every process in it gets SIGHUP.
+            subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and _sandboxes_of(repo):
+            time.sleep(0.2)
+        assert _sandboxes_of(repo) == []
