@@ -84,6 +84,13 @@ def _build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("id", nargs="?")
     sessions.set_defaults(handler="agent.store.cli:main")
 
+    apply = sub.add_parser("apply", help="write a stored session's changes to its repository")
+    apply.add_argument("session", help="a session id (or a unique prefix, or 'last')")
+    apply.add_argument(
+        "--3way", dest="three_way", action="store_true", help="merge over your own edits"
+    )
+    apply.set_defaults(handler="agent.vcs.apply_cli:main")
+
     scripted = sub.add_parser("serve-scripted", help="serve a scripted model on 127.0.0.1")
     scripted.add_argument("script", help="a JSON script of turns")
     scripted.add_argument("--port", type=int, default=0)

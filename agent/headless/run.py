@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
-from agent.errors import KilnError, UsageError
+from agent.errors import ExitCode, KilnError, UsageError
 from agent.events import Applied, Event, Finished, StopReason
 from agent.settings.config import Settings, load_settings
 from agent.vcs.repo import find_repo
@@ -248,11 +248,20 @@ async def _conclude(
     if args.patch_out:
         Path(args.patch_out).write_text(diff, encoding="utf-8")
     applied: list[str] = []
+    not_applied = ""
     if args.apply and diff.strip() and finished.stop_reason is StopReason.DONE:
-        async for event in session.apply():
-            _emit(event, args.output_format, out, err)
-            if isinstance(event, Applied):
-                applied = list(event.paths)
+        try:
+            async for event in session.apply():
+                _emit(event, args.output_format, out, err)
+                if isinstance(event, Applied):
+                    applied = list(event.paths)
+        except KilnError as exc:  # refused (edited meanwhile, a link out): nothing is lost
+            not_applied = exc.message
+            session.notice(f"Not applied: {exc.message}")
+            err.write(
+                f"kiln: {exc.message} The changes are kept: `kiln apply {session.session_id}` "
+                "(or with --3way) writes them later.\n"
+            )
     elif args.apply and diff.strip():
         err.write("kiln: the task did not finish, so nothing was applied (see --patch-out).\n")
     tests_after = session.tests_after or session.tests_before
@@ -260,10 +269,13 @@ async def _conclude(
     from agent.run.stops import exit_code_for
 
     code = exit_code_for(finished.stop_reason, tests_after)
+    if not_applied:
+        code = ExitCode.TASK_FAILED  # --apply asked for the working tree; it did not change
     report = final_report(
         session, finished, diff, applied, tests_after, code, time.monotonic() - started
     )
     report["patch_out"] = args.patch_out
+    report["not_applied"] = not_applied or None
     if args.output_format == "text":
         out.write(_text_summary(report) + "\n")
     else:
