@@ -79,6 +79,10 @@ def _build_parser() -> argparse.ArgumentParser:
     _session_flags(config)
     config.set_defaults(handler="agent.settings.cli:main")
 
+    trusted = sub.add_parser("trust", help="honour a repository's .kiln.toml sandbox settings")
+    trusted.add_argument("path", nargs="?", default=".", help="the repository (default: .)")
+    trusted.set_defaults(handler="agent.settings.trust:main")
+
     sessions = sub.add_parser("sessions", help="stored sessions")
     sessions.add_argument("action", choices=["list", "show", "export"])
     sessions.add_argument("id", nargs="?")

@@ -151,6 +151,12 @@ class Session:
                 await self._start()
 
     async def _start(self) -> None:
+        if self.settings.ignored:
+            keys = ", ".join(self.settings.ignored)
+            self.start_notes.append(
+                f"The repository's .kiln.toml sets {keys}, which kiln ignores until you trust "
+                "it (`kiln trust`): they would loosen the sandbox."
+            )
         if self.client is None:
             from agent.settings.resolve import open_client, resolve_profile
 

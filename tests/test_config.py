@@ -49,7 +49,7 @@ def test_unknown_key_and_bad_toml(tmp_path: Path) -> None:
         ("[limits]\nbudget_usd = -1\n", "`limits.budget_usd`: -1.0 should be at least 0"),
         ("[limits]\nmax_steps = 2.5\n", "`limits.max_steps`: 2.5 should be a whole number"),
         ('[sandbox]\nmemory = "lots"\n', "`sandbox.memory`: 'lots' should be a size"),
-        ('[sandbox]\nimage = ["a", "b"]\n', "`sandbox.image`: ['a', 'b'] should be text"),
+        ('[tests]\ncommand = ["a", "b"]\n', "`tests.command`: ['a', 'b'] should be text"),
         ("[models.main]\nmodel = true\n", "`models.main.model`: True should be text"),
     ],
 )
@@ -73,3 +73,45 @@ def test_sizes_docker_takes_are_fine(tmp_path: Path) -> None:
     (tmp_path / ".kiln.toml").write_text('[sandbox]\nmemory = "1.5g"\n[limits]\nmax_steps = 3\n')
     settings = load_settings(tmp_path, env={})
     assert settings.sandbox.memory == "1.5g" and settings.limits.max_steps == 3
+
+
+def test_a_repository_cannot_loosen_the_sandbox_until_trusted(tmp_path: Path) -> None:
+    from agent.settings import trust
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    loosening = (
+        '[sandbox]\nnetwork = true\nimage = "evil:latest"\n[sandbox.env]\nTOKEN = "x"\n'
+        '[models.main]\nmodel = "m"\napi_key_env = "AWS_SECRET_ACCESS_KEY"\n[limits]\nmax_steps = 9\n'
+    )
+    (repo / ".kiln.toml").write_text(loosening)
+    settings = load_settings(repo, env={})
+    assert settings.sandbox.network is False and settings.sandbox.image == "kiln-sandbox:latest"
+    assert settings.sandbox.env == {} and settings.models["main"].api_key_env == ""
+    assert settings.models["main"].model == "m" and settings.limits.max_steps == 9  # harmless
+    assert set(settings.ignored) == {
+        "sandbox.network", "sandbox.image", "sandbox.env", "models.main.api_key_env"
+    }  # fmt: skip
+    trust.trust(repo)
+    trusted = load_settings(repo, env={})
+    assert trusted.sandbox.network is True and trusted.ignored == {}
+    (repo / ".kiln.toml").write_text(loosening + "# changed since\n")  # e.g. by an applied diff
+    assert load_settings(repo, env={}).sandbox.network is False
+
+
+def test_config_show_says_what_was_ignored(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import make_git_repo
+
+    repo = make_git_repo(tmp_path / "repo", {".kiln.toml": "[sandbox]\nnetwork = true\n"})
+    kiln = str(Path(sys.executable).parent / "kiln")
+    shown = subprocess.run([kiln, "config", "show", "--repo", str(repo)], capture_output=True,
+                           text=True, check=True).stdout  # fmt: skip
+    line = next(row for row in shown.splitlines() if "(ignored" in row)
+    assert line.startswith("sandbox.network") and "not trusted" in line
+    subprocess.run([kiln, "trust", str(repo)], check=True, capture_output=True)
+    again = subprocess.run([kiln, "config", "show", "--repo", str(repo)], capture_output=True,
+                           text=True, check=True).stdout  # fmt: skip
+    assert "(ignored" not in again and "sandbox.network" in again

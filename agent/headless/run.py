@@ -159,14 +159,15 @@ async def run_headless(
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
-        for notice in notices:
-            session.notice(notice)
+
         with contextlib.suppress(NotImplementedError, RuntimeError):
             for signum in STOP_SIGNALS:
                 loop.add_signal_handler(signum, session.cancel)
         if interrupted:  # Ctrl+C while starting: stop here (exit 130), nothing was done
             raise KeyboardInterrupt
         await session.start()
+        for notice in [*notices, *session.start_notes]:
+            session.notice(notice)
         finished = await _drive(session, args, out, err)
         return await _conclude(session, args, finished, started, out, err)
     finally:

@@ -7,9 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agent.errors import UsageError
 from agent.settings import paths
 from agent.settings.config import describe, load_settings
 from agent.tools.testdigest import detect_test_command
+from agent.vcs.repo import find_repo
 
 SECRET_HINTS = ("key", "token", "secret", "password")
 
@@ -26,7 +28,11 @@ def _shown(key: str, value: Any) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    repo = Path(getattr(args, "repo", ".") or ".").resolve()
+    raw = getattr(args, "repo", ".") or "."
+    try:
+        repo = find_repo(raw)
+    except UsageError:  # outside a repository the settings still have an answer
+        repo = Path(raw).resolve()
     flags = {
         f"models.main.{name}": getattr(args, name)
         for name in ("base_url", "model", "provider")
@@ -38,6 +44,11 @@ def main(args: argparse.Namespace) -> int:
     print(f"# files: {repo / '.kiln.toml'} < {paths.user_config_file()} < KILN_* < flags")
     for key, value, source in rows:
         print(f"{key:<{width}}  {_shown(key, value):<32}  ({source})")
+    for key, value in settings.ignored.items():
+        print(
+            f"{key:<{width}}  {_shown(key, value):<32}  (ignored: set by {repo / '.kiln.toml'}, "
+            "which is not trusted; `kiln trust` honours it)"
+        )
     detected = detect_test_command(repo, settings.tests.command)
     origin = "configured" if settings.tests.command else "detected"
     print(f"{'tests.effective_command':<{width}}  {detected or '(none found)'!r:<32}  ({origin})")

@@ -16,7 +16,7 @@ from typing import Any
 
 from agent.errors import ConfigError
 from agent.llm.base import ModelProfile, Prices
-from agent.settings import paths
+from agent.settings import paths, trust
 from sandbox.base import SandboxConfig
 
 
@@ -54,6 +54,8 @@ class Settings:
     ui: UiSettings = field(default_factory=UiSettings)
     # dotted key -> where its value came from ("default", a file path, "env KILN_X", "flag")
     sources: dict[str, str] = field(default_factory=dict, compare=False)
+    # dotted key -> the value a repository's untrusted file set, which kiln ignored
+    ignored: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def main_model(self) -> ModelProfile | None:
@@ -92,19 +94,24 @@ def load_settings(
     raw: dict[str, Any] = {}
     sources: dict[str, str] = {}
     layers: list[tuple[str, dict[str, Any]]] = []
+    ignored: dict[str, Any] = {}
     if repo is not None and (repo / ".kiln.toml").is_file():
-        layers.append((str(repo / ".kiln.toml"), _read_toml(repo / ".kiln.toml")))
+        repo_layer = _flatten(_read_toml(repo / ".kiln.toml"))
+        if not trust.is_trusted(repo):
+            ignored = {k: v for k, v in repo_layer.items() if trust.NEEDS_TRUST.match(k)}
+            repo_layer = {k: v for k, v in repo_layer.items() if k not in ignored}
+        layers.append((str(repo / ".kiln.toml"), repo_layer))
     user_file = paths.user_config_file()
     if user_file.is_file():
-        layers.append((str(user_file), _read_toml(user_file)))
+        layers.append((str(user_file), _flatten(_read_toml(user_file))))
     env_layer = {key: env[var] for var, key in ENV_KEYS.items() if env.get(var)}
     for source, data in layers:
-        _merge(raw, _flatten(data), sources, source)
+        _merge(raw, data, sources, source)
     for var, key in ENV_KEYS.items():
         if key in env_layer:
             _merge(raw, {key: env_layer[key]}, sources, f"env {var}")
     _merge(raw, dict(overrides or {}), sources, "flag")
-    return _build(raw, sources)
+    return dataclasses.replace(_build(raw, sources), ignored=ignored)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
