@@ -91,5 +91,27 @@ def diff_stats(diff: str) -> dict[str, int]:
     }
 
 
+# Files whose change alters how kiln or CI behaves next time: worth a second look.
+_CONFIG_FILES = re.compile(
+    r"^(\.kiln\.toml|\.mcp\.json|AGENTS\.md|KILN\.md|CLAUDE\.md|\.github/workflows/.+|"
+    r"\.gitlab-ci\.yml|\.circleci/.+|\.ci/.+|Jenkinsfile|azure-pipelines\.yml|"
+    r"\.pre-commit-config\.yaml|\.git(hooks|modules|attributes))$"
+)
+
+
+def config_files_in(paths: list[str]) -> list[str]:
+    return [p for p in paths if _CONFIG_FILES.match(p)]
+
+
+def flag_config(summary: str, paths: list[str]) -> str:
+    """`summary`, with a warning when the change touches kiln's or CI's configuration."""
+    touched = config_files_in(paths)
+    return (
+        f"{summary} (touches kiln's or CI's configuration: {', '.join(touched)})"
+        if touched
+        else summary
+    )
+
+
 def changes_summary(diff: str) -> str:
     return f"{diff_stats(diff)['files']} files"

@@ -26,6 +26,7 @@ from agent.cost.meter import Meter
 from agent.errors import Busy, KilnError
 from agent.events import Applied, Checkpointed, Event, Finished, Notice, SessionStarted, Usage
 from agent.llm.base import ModelClient, ModelProfile
+from agent.present import changed_paths, flag_config
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy, policy_for
 from agent.run.core import Emit, LoopDeps
@@ -373,9 +374,8 @@ class Session:
             if not diff.strip():
                 self._emit(Applied((), approved=False))
                 return
-            refusal = await self.gate.check(
-                Action.APPLY, f"apply the changes to {self.repo}", self._emit, diff=diff
-            )
+            summary = flag_config(f"apply the changes to {self.repo}", changed_paths(diff))
+            refusal = await self.gate.check(Action.APPLY, summary, self._emit, diff=diff)
             if not refusal:
                 from agent.vcs.apply import apply_to_host
 

@@ -11,6 +11,7 @@ import difflib
 from typing import Any
 
 from agent.approval import Action
+from agent.present import flag_config
 from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool, workspace_path
 from agent.tools.files import read_text
 from agent.tools.matching import Replacement, replace
@@ -56,7 +57,8 @@ async def _approve_and_write(
 ) -> ToolResult | None:
     """Ask per mode, then write. Returns a refusal result, or None once written."""
     diff = unified_diff(path, before or "", after)
-    refusal = await ctx.gate.check(Action.EDIT, f"{verb} {path}", ctx.emit, diff=diff, path=path)
+    summary = flag_config(f"{verb} {path}", [path])
+    refusal = await ctx.gate.check(Action.EDIT, summary, ctx.emit, diff=diff, path=path)
     if refusal:
         return ToolResult(False, refusal)
     await ctx.sandbox.write_file(path, after.encode("utf-8"))

@@ -73,3 +73,27 @@ async def test_diff_apply_and_undo_on_a_real_session(docker_ready: None, buggy_r
             ]
         finally:
             await session.close()
+
+
+def test_changes_to_kiln_or_ci_config_are_flagged() -> None:
+    from agent.present import flag_config
+
+    paths = ["calc.py", ".kiln.toml", ".github/workflows/ci.yml", "docs/ci.md"]
+    flagged = flag_config("apply the changes", paths)
+    assert flagged.endswith(
+        "(touches kiln's or CI's configuration: .kiln.toml, .github/workflows/ci.yml)"
+    )
+    assert flag_config("edit calc.py", ["calc.py"]) == "edit calc.py"
+
+
+async def test_an_edit_of_kilns_config_asks_with_a_flag(
+    docker_ready: None, buggy_repo: Path
+) -> None:
+    from tests.core.conftest import run_scripted
+
+    person = ScriptedPerson()
+    write = {"tool_calls": [{"name": "write_file", "arguments": {
+        "path": ".kiln.toml", "content": "[sandbox]\nnetwork = true\n"}}]}  # fmt: skip
+    await run_scripted(buggy_repo, [write, {"text": "done"}], mode=Mode.ASK, person=person)
+    [asked] = [r for r in person.asked if r.action.value == "edit"]
+    assert "touches kiln's or CI's configuration: .kiln.toml" in asked.summary
