@@ -196,7 +196,7 @@ class Session:
             policy=self.policy,
             before_change=self.wait_baseline,
         )
-        if self._fallbacks and not self._restore_diff:
+        if self.test_command and not self.settings.tests.command and not self._restore_diff:
             await self._runnable_test_command()
         if self._baseline_tests and self.test_command and not self._restore_diff:
             self._baseline = asyncio.ensure_future(self._run_baseline_tests())
@@ -231,7 +231,15 @@ class Session:
         assert self.sandbox is not None
         commands = [self.test_command, *self._fallbacks]
         chosen = await first_runnable(self.sandbox, commands)
-        if chosen > 0:
+        if chosen < 0:  # tests that cannot run would only fail: work as with none found
+            self._fallbacks = []
+            self._use_test_command(
+                "",
+                f"`{commands[0]}` cannot run in the sandbox (its program is not there), so "
+                "kiln runs no tests; set [tests] command in .kiln.toml, or name the command "
+                "in the task.",
+            )
+        elif chosen > 0:
             self._fallbacks = commands[chosen + 1 :]
             self._use_test_command(
                 commands[chosen],
