@@ -102,3 +102,36 @@ def final_report(
         "tool_calls": finished.tool_calls,
         "duration_s": round(duration_s, 3),
     }
+
+
+def early_report(
+    session_id: str, stop_reason: str, exit_code: int, summary: str, duration_s: float
+) -> dict[str, Any]:
+    """The result object of a run that ended while starting: the same keys, nothing done."""
+    status = "cancelled" if stop_reason == "cancelled" else "error"
+    return {
+        "type": "result",
+        "status": status,
+        "stop_reason": stop_reason,
+        "exit_code": exit_code,
+        "summary": summary,
+        "session_id": session_id,
+        "model": "",
+        "tests_before": None,
+        "tests_after": None,
+        "files_changed": [],
+        "diff_stats": diff_stats(""),
+        "applied": [],
+        "not_applied": None,
+        "usage": {
+            "uncached_input_tokens": 0,
+            "cached_input_tokens": 0,
+            "cache_write_tokens": 0,
+            "output_tokens": 0,
+        },
+        "usage_line": "",
+        "cost_usd": 0.0,
+        "steps": 0,
+        "tool_calls": 0,
+        "duration_s": round(duration_s, 3),
+    }

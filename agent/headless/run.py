@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.errors import ExitCode, KilnError, UsageError
-from agent.events import Applied, Event, Finished, StopReason
+from agent.events import Applied, Event, Finished, Notice, SessionStarted, StopReason
 from agent.settings.config import Settings, load_settings
 from agent.vcs.repo import find_repo
 
@@ -136,36 +136,19 @@ async def run_headless(
             loop.add_signal_handler(signum, interrupted.append, True)
     session: Session | None = None
     try:
-        client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
-        # Opening the session store fits inside the wait as well.
-        store_opened = asyncio.ensure_future(asyncio.to_thread(_open_store, store))
-        # All run to the end before an error is raised, so close() knows every container;
-        # a model problem is reported before a sandbox one.
-        outcomes = await asyncio.gather(
-            client_created, sandbox_started, store_opened, return_exceptions=True
-        )
-        from agent.session import Session
-
-        session = Session(
-            settings,
-            repo,
-            HeadlessApprover(bool(args.apply)),
-            Mode(args.approval),
-            session_id=session_id,
-            client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
-            sandbox=made[-1] if made else None,
-            store=None if isinstance(outcomes[2], BaseException) else outcomes[2],
-        )
-        for outcome in outcomes:
-            if isinstance(outcome, BaseException):
-                raise outcome
-
+        sessions: list[Session] = []
+        try:
+            session = await _started_session(
+                args, repo, settings, session_id, client, store, made, sandbox_started,
+                interrupted, sessions,
+            )  # fmt: skip
+        except (KilnError, KeyboardInterrupt) as exc:
+            session = sessions[0] if sessions else None
+            _early_result(exc, args, repo, session_id, session, started, out)
+            raise
         with contextlib.suppress(NotImplementedError, RuntimeError):
             for signum in STOP_SIGNALS:
                 loop.add_signal_handler(signum, session.cancel)
-        if interrupted:  # Ctrl+C while starting: stop here (exit 130), nothing was done
-            raise KeyboardInterrupt
-        await session.start()
         for notice in [*notices, *session.start_notes]:
             session.notice(notice)
         finished = await _drive(session, args, out, err)
@@ -178,6 +161,91 @@ async def run_headless(
             await session.close()
         elif made:
             await made[-1].close()
+
+
+async def _started_session(
+    args: argparse.Namespace,
+    repo: Path,
+    settings: Settings,
+    session_id: str,
+    client: ModelClient | None,
+    store: Store | None,
+    made: list[Sandbox],
+    sandbox_started: asyncio.Future[Sandbox],
+    interrupted: list[bool],
+    made_session: list[Session],
+) -> Session:
+    """The model client, the store and the session, made while the sandbox starts.
+
+    `made_session` gets the session as soon as it exists, so it is closed (and records the
+    failure) whatever happens next."""
+    client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
+    # Opening the session store fits inside the wait as well.
+    store_opened = asyncio.ensure_future(asyncio.to_thread(_open_store, store))
+    # All run to the end before an error is raised, so close() knows every container;
+    # a model problem is reported before a sandbox one.
+    outcomes = await asyncio.gather(
+        client_created, sandbox_started, store_opened, return_exceptions=True
+    )
+    from agent.session import Session
+
+    session = Session(
+        settings,
+        repo,
+        HeadlessApprover(bool(args.apply)),
+        Mode(args.approval),
+        session_id=session_id,
+        client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
+        sandbox=made[-1] if made else None,
+        store=None if isinstance(outcomes[2], BaseException) else outcomes[2],
+    )
+    made_session.append(session)
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    if interrupted:  # Ctrl+C while starting: stop here (exit 130), nothing was done
+        raise KeyboardInterrupt
+    await session.start()
+    return session
+
+
+def _early_result(
+    exc: BaseException,
+    args: argparse.Namespace,
+    repo: Path,
+    session_id: str,
+    session: Session | None,
+    started: float,
+    out: TextIO,
+) -> None:
+    """A run that ended before it began (no model, no sandbox, Ctrl+C) still leaves its
+    result object for scripts and its row in the store; the sentence goes to stderr."""
+    from agent.errors import ModelError, SandboxError
+    from agent.run.stops import status_for
+
+    message = exc.message if isinstance(exc, KilnError) else "Interrupted while starting."
+    reasons = {ModelError: StopReason.MODEL_ERROR, SandboxError: StopReason.SANDBOX_ERROR}
+    reason = next((r for kind, r in reasons.items() if isinstance(exc, kind)), None)
+    if isinstance(exc, KeyboardInterrupt):
+        reason = StopReason.CANCELLED
+    store = session.store if session is not None else None
+    if store is not None:
+        model = session.client.profile.model if session and session.client else ""
+        store.record(
+            session_id, SessionStarted(session_id, str(repo), args.task, model, args.approval)
+        )
+        store.record(session_id, Notice(message, "error"))
+        if reason is not None:
+            store.record(session_id, Finished(status_for(reason), reason, message))
+    if args.output_format == "text":
+        return
+    from agent.headless.output import early_report
+
+    code = exc.exit_code if isinstance(exc, KilnError) else ExitCode.INTERRUPTED
+    stop = reason.value if reason else "config_error"
+    report = early_report(session_id, stop, code, message, time.monotonic() - started)
+    out.write(json.dumps({**report, "patch_out": args.patch_out}) + "\n")
+    out.flush()
 
 
 def _open_store(given: Store | None) -> Store:

@@ -3,6 +3,7 @@ file or standard input, and a patch file it can write, each checked before anyth
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -65,3 +66,21 @@ def test_the_task_from_a_file_or_stdin(docker_ready: None, tmp_path: Path) -> No
             assert done.returncode == 0, done.stderr
             first = server.requests[0].body["messages"][1]["content"]
             assert first.startswith("make the failing test pass.") and len(first) > 200_000
+
+
+def test_a_run_that_ends_while_starting_still_prints_its_result_and_is_stored(
+    tmp_path: Path,
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", {"calc.py": "x = 1\n"})
+    done = _kiln(
+        "run", "fix", "--repo", str(repo), "--output-format", "json",
+        "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
+    )  # fmt: skip
+    assert done.returncode == 6 and done.stderr.count("\n") == 1, done.stderr
+    result = json.loads(done.stdout)
+    assert result["type"] == "result" and result["status"] == "error"
+    assert result["stop_reason"] == "model_error" and result["exit_code"] == 6
+    assert "Nothing answers" in result["summary"] and result["applied"] == []
+    listed = _kiln("sessions", "list").stdout
+    row = next(line for line in listed.splitlines() if line.startswith(result["session_id"]))
+    assert " error " in row
