@@ -116,6 +116,9 @@ def _build_parser() -> argparse.ArgumentParser:
     boot = sandbox_sub.add_parser("bootstrap", help="build a base image with no registry")
     boot.add_argument("--tag")
     boot.add_argument("--suite", default="bookworm")
+    boot.add_argument(
+        "--with", dest="with_", metavar="go,rust", help="more toolchains for the image"
+    )
     sprune = sandbox_sub.add_parser("prune", help="remove sandboxes left behind by a crash")
     sprune.add_argument("--all", action="store_true", help="also those of running sessions")
 

@@ -184,7 +184,10 @@ def bootstrap(args: argparse.Namespace) -> int:
     from sandbox import engine, images
 
     client = engine.connect(timeout=3600)
-    tag = images.bootstrap_image(client, tag=args.tag or DEFAULT_IMAGE, suite=args.suite)
+    extra = tuple(name.strip() for name in (args.with_ or "").split(",") if name.strip())
+    tag = images.bootstrap_image(
+        client, tag=args.tag or DEFAULT_IMAGE, suite=args.suite, extra=extra
+    )
     print(f"imported {tag}")
     return 0
 

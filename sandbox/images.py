@@ -22,6 +22,13 @@ from sandbox.base import DEFAULT_IMAGE, SandboxError
 
 DEFAULT_DOCKERFILE = Path(__file__).with_name("Dockerfile")
 BOOTSTRAP_PACKAGES = ("python3", "python3-pytest", "git", "ca-certificates", "procps")
+# What real projects need to build and test besides: pip and venv, make and a C compiler
+# (native extensions), node and npm. Installed with apt inside the new root (debootstrap's
+# own resolver gives up on npm's dependencies). More with `--with`.
+TOOLCHAINS = (
+    "python3-pip", "python3-venv", "make", "gcc", "libc6-dev", "nodejs", "npm",
+)  # fmt: skip
+EXTRA_TOOLCHAINS = {"go": ("golang-go",), "rust": ("cargo", "rustc")}
 
 
 def _progress(console: Console | None = None) -> Progress:
@@ -78,10 +85,19 @@ def bootstrap_image(
     *,
     tag: str = DEFAULT_IMAGE,
     suite: str = "bookworm",
+    extra: tuple[str, ...] = (),
     rootfs: Path | None = None,
     console: Console | None = None,
 ) -> str:
-    """debootstrap a minimal Debian with python3, pytest and git, then import it as `tag`."""
+    """debootstrap a minimal Debian with the common toolchains (BOOTSTRAP_PACKAGES) and
+    those named in `extra` (keys of EXTRA_TOOLCHAINS), then import it as `tag`."""
+    unknown = [name for name in extra if name not in EXTRA_TOOLCHAINS]
+    if unknown:
+        raise SandboxError(
+            f"There is no toolchain {unknown[0]!r} to add; choose from "
+            f"{', '.join(EXTRA_TOOLCHAINS)}."
+        )
+    toolchains = [*TOOLCHAINS, *(p for name in extra for p in EXTRA_TOOLCHAINS[name])]
     if shutil.which("debootstrap") is None:
         raise SandboxError(
             "debootstrap is not installed; install it (`apt-get install debootstrap`) and retry."
@@ -91,7 +107,9 @@ def bootstrap_image(
     with tempfile.TemporaryDirectory(prefix="kiln-rootfs-") as tmp, _progress(console) as progress:
         target = rootfs or Path(tmp) / "rootfs"
         task = progress.add_task(f"bootstrapping {tag}", step="debootstrap", total=None)
-        _debootstrap(suite, target, lambda step: progress.update(task, step=step))
+        report = lambda step: progress.update(task, step=step)  # noqa: E731
+        _debootstrap(suite, target, report)
+        _install_in_root(target, toolchains, report)
         progress.update(task, step="packing the root filesystem")
         archive = Path(tmp) / "rootfs.tar"
         subprocess.run(
@@ -108,6 +126,30 @@ def bootstrap_image(
         )
         progress.update(task, step="done")
     return tag
+
+
+def _install_in_root(target: Path, packages: list[str], report: Any) -> None:
+    """apt-get install `packages` inside the debootstrapped root, then drop apt's caches."""
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C"}
+    for step in (
+        ["apt-get", "update", "-qq"],
+        ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
+        ["apt-get", "clean"],
+    ):
+        report(
+            " ".join(step[:2])
+            + (f" {len(packages)} toolchain packages" if "install" in step else "")
+        )
+        done = subprocess.run(
+            ["chroot", str(target), *step], env=env, capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+            raise SandboxError(
+                f"Installing the toolchains failed ({last[0][:160]}); check that Debian's "
+                "package archive is reachable and retry."
+            )
+    shutil.rmtree(target / "var" / "lib" / "apt" / "lists", ignore_errors=True)
 
 
 def _debootstrap(suite: str, target: Path, report: Any) -> None:
