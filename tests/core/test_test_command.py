@@ -32,13 +32,11 @@ def test_every_candidate_in_order(tmp_path: Path) -> None:
 async def test_a_command_missing_in_the_sandbox_gives_way_to_the_next(
     docker_ready: None, tmp_path: Path
 ) -> None:
-    # The image has no make: kiln sees that before the first request and uses unittest.
-    repo = make_git_repo(
-        tmp_path / "r", {**BUGGY_REPO, "Makefile": "test:\n\tpython3 -m unittest\n"}
-    )
+    # The default image has no Go: kiln sees that before the first request and uses unittest.
+    repo = make_git_repo(tmp_path / "r", {**BUGGY_REPO, "go.mod": "module m\n"})
     events, _, server = await run_scripted(repo, FINISH, mode=Mode.AUTO_EDIT)
     notes = [e.message for e in events if isinstance(e, Notice)]
-    assert any("`make test` cannot run in the sandbox" in n for n in notes), notes
+    assert any("`go test ./...` cannot run in the sandbox" in n for n in notes), notes
     # finish with nothing run yet: kiln runs the tests itself, with the command it chose
     [ran] = [e for e in events if isinstance(e, ev.TestsRan)]
     assert ran.command == "python3 -m unittest discover -v" and ran.failed == 1
