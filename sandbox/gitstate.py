@@ -40,8 +40,19 @@ GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
 }
 
+# Untracked files this big stay out of diffs, checkpoints and the apply: a command that
+# writes a gigabyte must not make every later step hash it (they are listed in kiln's own
+# info/exclude, which is rewritten before each add; the repository's files are untouched).
+BIG_FILE_KB = 50 * 1024
+_EXCLUDE_BIG = (
+    f'mkdir -p "$GIT_DIR/info" && {{ find . -path ./.git -prune -o -type f -size +{BIG_FILE_KB}k '
+    '-printf "/%P\\n" > "$GIT_DIR/info/exclude" 2>/dev/null || true; }'
+)
 # A copied index may be unusable (split index, other version): then start from an empty one.
-_ADD_ALL = f'cd {WORKSPACE} && {{ {_GIT} add -A . 2>/dev/null || {{ rm -f "$GIT_DIR/index" && {_GIT} add -A . ; }} ; }}'
+_ADD = f'{{ {_GIT} add -A . 2>/dev/null || {{ rm -f "$GIT_DIR/index" && {_GIT} add -A . ; }} ; }}'
+# The baseline is the person's repository as it is; only what commands write is weighed.
+_ADD_BASELINE = f"cd {WORKSPACE} && {_ADD}"
+_ADD_ALL = f"cd {WORKSPACE} && {_EXCLUDE_BIG} && {_ADD}"
 
 
 def repo_objects(repo: Path) -> Path | None:
@@ -70,7 +81,7 @@ def init_kiln_git(path: Path, repo: Path) -> None:
 
 def baseline_script() -> str:
     return (
-        f'mkdir -p "$HOME" && {_ADD_ALL} && t=$({_GIT} write-tree) && '
+        f'mkdir -p "$HOME" && {_ADD_BASELINE} && t=$({_GIT} write-tree) && '
         f"c=$({_GIT} commit-tree -m baseline $t) && "
         f"{_GIT} update-ref refs/kiln/baseline $c && {_GIT} update-ref refs/kiln/head $c && echo $c"
     )

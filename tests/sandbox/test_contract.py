@@ -178,3 +178,16 @@ async def test_a_cancelled_command_stops_with_everything_it_started(
         await asyncio.sleep(0.05)
     assert _running(sleep) == 0
     assert "never.txt" not in (await sandbox.exec("ls")).output
+
+
+async def test_a_huge_new_file_stays_out_of_diffs_and_checkpoints(
+    repo: Path, make_sandbox: Callable[..., WorkspaceSandbox], backend: str
+) -> None:
+    sandbox = make_sandbox(repo, backend)
+    await sandbox.start()
+    await sandbox.exec("head -c 60M /dev/zero > huge.bin && echo small > small.txt")
+    diff = await sandbox.diff()
+    assert "small.txt" in diff and "huge.bin" not in diff
+    assert "huge.bin" not in await sandbox.changed_files()
+    assert await sandbox.checkpoint("after the huge file")
+    assert (await sandbox.exec("test -s huge.bin")).ok  # left in the workspace, not deleted
