@@ -73,9 +73,6 @@ class Session:
         self.last_run: RunState | None = None
         self.gate = ApprovalGate(approver, mode)
         self.test_command = detect_test_command(self.repo, settings.tests.command)
-        # The other detected commands, tried when the first cannot run in the sandbox (none
-        # when the person chose the command, in the settings or in the task).
-        self._fallbacks = [] if settings.tests.command else candidate_test_commands(self.repo)[1:]
         self.policy = PromptPolicy()  # chosen for the model once start() knows it
         self.conversation = Conversation(
             self.policy.system_prompt(self.repo.name, self.test_command)
@@ -229,10 +226,9 @@ class Session:
     async def _runnable_test_command(self) -> None:
         """Before anything is sent: the first detected command whose runner exists here."""
         assert self.sandbox is not None
-        commands = [self.test_command, *self._fallbacks]
+        commands = candidate_test_commands(self.repo)  # the first is self.test_command
         chosen = await first_runnable(self.sandbox, commands)
         if chosen < 0:  # tests that cannot run would only fail: work as with none found
-            self._fallbacks = []
             self._use_test_command(
                 "",
                 f"`{commands[0]}` cannot run in the sandbox (its program is not there), so "
@@ -240,7 +236,6 @@ class Session:
                 "in the task.",
             )
         elif chosen > 0:
-            self._fallbacks = commands[chosen + 1 :]
             self._use_test_command(
                 commands[chosen],
                 f"`{commands[0]}` cannot run in the sandbox (its program is not there), so "
@@ -268,7 +263,6 @@ class Session:
             self._baseline.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._baseline
-        self._fallbacks = []
         self._use_test_command(named, f"The task names the test command `{named}`; kiln uses it.")
         if self._baseline_tests and not self._restore_diff:
             self.tests_before = None
