@@ -32,6 +32,14 @@ class Tmux:
         )
         return out.stdout
 
+    def start_kiln(self, repo: Path, server: ScriptedServer, *args: str) -> None:
+        """The installed `kiln` in a 120x40 terminal, on `repo`, with the scripted model."""
+        command = (
+            f"cd {shlex.quote(str(repo))} && exec {shlex.quote(str(KILN))} "
+            f"{' '.join(args)} --base-url {server.base_url} --model scripted-model"
+        )
+        self("new-session", "-d", "-s", "kiln", "-x", "120", "-y", "40", command)
+
     def alive(self) -> bool:
         probe = ["tmux", "-L", self.socket, "has-session", "-t", "kiln"]
         return subprocess.run(probe, capture_output=True).returncode == 0
@@ -55,11 +63,7 @@ def test_kiln_in_tmux_offers_the_diff_and_applies_only_after_the_key(tmp_path: P
     repo = calc_repo(tmp_path / "repo")
     tmux = Tmux(f"kiln-test-{os.getpid()}")
     with ScriptedServer(fix_calc_turns()) as server:
-        command = (
-            f"cd {shlex.quote(str(repo))} && exec {shlex.quote(str(KILN))} "
-            f"--base-url {server.base_url} --model scripted-model"
-        )
-        tmux("new-session", "-d", "-s", "kiln", "-x", "120", "-y", "40", command)
+        tmux.start_kiln(repo, server)
         try:
             tmux.wait_for(lambda s: "ready" in s, "the sandbox to be ready")
             tmux("send-keys", "-t", "kiln", "fix the add test", "Enter")
@@ -107,11 +111,7 @@ def test_closing_the_terminal_removes_the_sandbox(tmp_path: Path, front_end: lis
     repo = calc_repo(tmp_path / "repo")
     tmux = Tmux(f"kiln-hup-{os.getpid()}-{len(front_end)}")
     with ScriptedServer(fix_calc_turns()) as server:
-        command = (
-            f"cd {shlex.quote(str(repo))} && exec {shlex.quote(str(KILN))} "
-            f"{' '.join(front_end)} --base-url {server.base_url} --model scripted-model"
-        )
-        tmux("new-session", "-d", "-s", "kiln", "-x", "120", "-y", "40", command)
+        tmux.start_kiln(repo, server, *front_end)
         try:
             tmux.wait_for(lambda s: "Working on" in s, "the session to start")
             assert len(_sandboxes_of(repo)) == 1
