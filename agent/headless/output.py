@@ -17,6 +17,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
     TurnStarted,
+    Usage,
 )
 from agent.present import PLAN_MARKS, changed_paths, diff_stats, format_usage, short_arguments
 from agent.tools.testdigest import TestDigest
@@ -90,17 +91,21 @@ def final_report(
         "files_changed": changed_paths(diff),
         "diff_stats": diff_stats(diff),
         "applied": applied,
-        "usage": {
-            "uncached_input_tokens": usage.uncached_input,
-            "cached_input_tokens": usage.cached_input,
-            "cache_write_tokens": usage.cache_write,
-            "output_tokens": usage.output,
-        },
+        "usage": usage_dict(usage),
         "usage_line": format_usage(usage, finished.cost_usd),
         "cost_usd": finished.cost_usd,
         "steps": finished.steps,
         "tool_calls": finished.tool_calls,
         "duration_s": round(duration_s, 3),
+    }
+
+
+def usage_dict(usage: Usage) -> dict[str, int]:
+    return {
+        "uncached_input_tokens": usage.uncached_input,
+        "cached_input_tokens": usage.cached_input,
+        "cache_write_tokens": usage.cache_write,
+        "output_tokens": usage.output,
     }
 
 
@@ -123,12 +128,7 @@ def early_report(
         "diff_stats": diff_stats(""),
         "applied": [],
         "not_applied": None,
-        "usage": {
-            "uncached_input_tokens": 0,
-            "cached_input_tokens": 0,
-            "cache_write_tokens": 0,
-            "output_tokens": 0,
-        },
+        "usage": usage_dict(Usage()),
         "usage_line": "",
         "cost_usd": 0.0,
         "steps": 0,
