@@ -59,17 +59,23 @@ async def start_sandbox(
     session_id: str,
     made: list[Sandbox],
     notice: Callable[[str], None],
+    progress: Callable[[str], None] | None = None,
 ) -> Sandbox:
     """Create (the backend's import is slow: in a thread) and start the session's sandbox.
 
     `made` gets every sandbox before it starts, so the caller closes whatever was made.
+    `progress` gets each line a long start prints (the repository's setup).
     """
     from sandbox.engine import EngineUnavailable
 
     box = await asyncio.to_thread(create_sandbox, repo, settings, session_id)
     made.append(box)
+    if progress is not None:
+        box.progress = progress
     try:
         await box.start()
+        for note in box.notes:
+            notice(note)
         return box
     except EngineUnavailable as exc:
         if backend_chosen(settings) or not shutil.which("bwrap"):
@@ -84,6 +90,8 @@ async def start_sandbox(
     try:
         with one_sentence():
             await fallback.start()
+        for note in fallback.notes:
+            notice(note)
     except SandboxError as bwrap_failure:
         raise SandboxError(
             f"{failure} (the bubblewrap fallback did not start either: {bwrap_failure.message})"

@@ -32,6 +32,7 @@ from agent.prompts.policy import PromptPolicy, policy_for
 from agent.run.core import Emit, LoopDeps
 from agent.run.loop import drive
 from agent.run.state import RunState
+from agent.settings import trust
 from agent.settings.config import Settings
 from agent.store.db import Store
 from agent.tools.gate import ApprovalGate
@@ -86,6 +87,8 @@ class Session:
         self._task: asyncio.Task[object] | None = None  # the work of the stream being read
         # Said while starting (the bubblewrap fallback): front ends show these after start().
         self.start_notes: list[str] = []
+        # Each line a long sandbox start prints (the repository's setup), for the front end.
+        self.on_progress: Callable[[str], None] | None = None
         self._start_lock = asyncio.Lock()
 
     # --- mode, meters ------------------------------------------------------------------
@@ -149,11 +152,10 @@ class Session:
                 await self._start()
 
     async def _start(self) -> None:
-        if self.settings.ignored:
-            keys = ", ".join(self.settings.ignored)
+        for key in self.settings.ignored:
             self.start_notes.append(
-                f"The repository's .kiln.toml sets {keys}, which kiln ignores until you trust "
-                "it (`kiln trust`): they would loosen the sandbox."
+                f"The repository's .kiln.toml sets {key}, which kiln ignores: "
+                f"{trust.why_ignored(key)}."
             )
         if self.client is None:
             from agent.settings.resolve import open_client, resolve_profile
@@ -166,8 +168,9 @@ class Session:
             made: list[Sandbox] = []
             try:
                 self.sandbox = await start_sandbox(
-                    self.repo, self.settings, self.session_id, made, self.start_notes.append
-                )
+                    self.repo, self.settings, self.session_id, made, self.start_notes.append,
+                    self.on_progress,
+                )  # fmt: skip
             except BaseException:
                 for box in made:  # nothing half-started stays behind; start() may be retried
                     with contextlib.suppress(Exception):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -29,9 +30,15 @@ class SandboxConfig:
     memory: str = "2g"
     cpus: float = 2.0
     pids_limit: int = 512
+    disk_limit: str = "5g"  # what commands may write to the host's disk, all files together
     output_cap_bytes: int = 10 * 1024
     default_timeout_s: float = 120.0
     env: dict[str, str] = field(default_factory=dict)  # extra variables, nothing inherited
+    # The setup phase (sandbox/setup.py): commands run once, cached as an image.
+    setup: tuple[str, ...] = ()
+    setup_auto: bool = True  # with no `setup`, propose it from the dependency files
+    setup_network: bool = False  # only the person's own config may turn this on
+    setup_timeout_s: float = 1800.0
     state_dir: Path | None = None  # where workspaces, outputs and checkpoints live
 
 
@@ -45,6 +52,7 @@ class ExecResult:
     truncated: bool = False
     full_output_path: str | None = None  # the whole output, for paging, when truncated
     oom_killed: bool = False
+    stopped_by: str = ""  # why kiln stopped the command itself, as a sentence for the model
 
     @property
     def ok(self) -> bool:
@@ -60,6 +68,8 @@ class Sandbox(Protocol):
 
     repo: Path
     backend: str  # "docker" or "bwrap": what the meter shows
+    notes: list[str]  # what starting had to say, for the person
+    progress: Callable[[str], None]  # each line of a long start (the setup's output)
 
     async def start(self) -> None: ...
 

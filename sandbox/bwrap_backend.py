@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
+import resource
 import shlex
 import shutil
 import signal
 from pathlib import Path
+from typing import Any
 
-from sandbox import gitstate, workspace
+from sandbox import gitstate, setup, workspace
 from sandbox.base import SandboxConfig, SandboxError
 from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
 
@@ -55,6 +58,11 @@ class BwrapSandbox(WorkspaceSandbox):
                 "enable them (sysctl kernel.unprivileged_userns_clone=1) or use Docker."
             )
         await self._take_baseline()
+        if setup.plan_for(self.repo, self.config) is not None:
+            self.notes.append(
+                "The repository's sandbox setup needs the Docker backend; this bubblewrap "
+                "session runs without it, so installed dependencies may be missing."
+            )
 
     async def close(self) -> None:
         if self.layout is not None:
@@ -73,7 +81,16 @@ class BwrapSandbox(WorkspaceSandbox):
                 args += ["--symlink", os.readlink(path), path]
             elif os.path.isdir(path):
                 args += ["--ro-bind", path, path]
-        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        args += [
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(self.disk_limit),
+            "--tmpfs",
+            "/tmp",
+        ]
         args += ["--bind", str(layout.copy), gitstate.WORKSPACE]
         args += ["--bind", str(layout.kiln_git), gitstate.KILN_GIT]
         objects = gitstate.repo_objects(self.repo)
@@ -102,6 +119,7 @@ class BwrapSandbox(WorkspaceSandbox):
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE if err_sink else asyncio.subprocess.STDOUT,
             start_new_session=True,  # so a deadline can kill bwrap and everything under it
+            preexec_fn=functools.partial(_limit_file_size, self.disk_limit),
         )
         if stdin_data is not None:
             assert proc.stdin is not None
@@ -122,13 +140,11 @@ class BwrapSandbox(WorkspaceSandbox):
         try:
             await asyncio.wait_for(running, timeout=deadline_s)
         except TimeoutError:
-            os.killpg(proc.pid, signal.SIGKILL)
-            await proc.wait()
+            await _kill(proc, pump)
             return RunOutcome(proc.returncode or -9, deadline_hit=True)
         except asyncio.CancelledError:
             # Esc, or the session closing: the command must not outlive the request.
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
+            await _kill(proc, pump)
             raise
         return RunOutcome(proc.returncode if proc.returncode is not None else -1)
 
@@ -144,3 +160,20 @@ class BwrapSandbox(WorkspaceSandbox):
         )
         if outcome.exit_code != 0:
             raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")
+
+
+def _limit_file_size(limit: int) -> None:
+    """In the child before bwrap starts: no file it writes grows past the disk limit."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+async def _kill(proc: asyncio.subprocess.Process, pump: Any) -> None:
+    """End bwrap and everything under it, and reap it now (not from a closed loop later).
+    Its pipes are read to the end: the process counts as gone only once they close."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    await asyncio.gather(pump(proc.stdout, _discard), pump(proc.stderr, _discard), proc.wait())
+
+
+def _discard(_chunk: bytes) -> None:
+    pass

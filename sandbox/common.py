@@ -13,14 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from sandbox import gitstate
+from sandbox import gitstate, quota
 from sandbox.base import ExecResult, SandboxConfig, SandboxError
 from sandbox.output import OutputCapture
+from sandbox.sizes import parse_bytes
 from sandbox.workspace import Layout
 
 # Exit status of `timeout` when it had to stop the command.
 _TIMEOUT_EXIT = 124
 _KILLED_EXIT = 137
+# A process killed by SIGXFSZ: it wrote past the file size limit, which is the disk limit.
+_FILE_TOO_BIG_EXIT = 128 + 25
 
 SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 HOME = "/tmp/kiln-home"
@@ -114,6 +117,10 @@ class WorkspaceSandbox:
         self.layout: Layout | None = None
         self.baseline: str | None = None
         self.last_checkpoint: str | None = None
+        # What starting had to say (a setup that ran or was cached), and where a long
+        # start reports its lines (the setup's output); the session sets `progress`.
+        self.notes: list[str] = []
+        self.progress: Callable[[str], None] = _ignore
         self._counter = itertools.count(1)
         # What the workspace looked like at the last snapshot, while nothing can have
         # changed it since: `_generation` moves on every write, restore and command (at
@@ -147,18 +154,28 @@ class WorkspaceSandbox:
             workdir = (
                 f"{gitstate.WORKSPACE}/{safe_relpath(cwd)}" if cwd not in (".", "") else workdir
             )
+        disk_limit = self.disk_limit
         capture = OutputCapture(
-            self.config.output_cap_bytes, layout.outputs / f"exec-{next(self._counter)}.log"
+            self.config.output_cap_bytes,
+            layout.outputs / f"exec-{next(self._counter)}.log",
+            file_cap=min(disk_limit // 4, 64 << 20),
         )
         started = time.monotonic()
+        stopped_by = ""
         self._changing(+1)
         try:
-            outcome = await self._run(
+            run = self._run(
                 command_argv(cmd, limit), capture.feed, cwd=workdir, deadline_s=limit + 10
             )
+            outcome = await quota.watched(run, layout.root, disk_limit)
+        except quota.DiskQuotaHit as hit:
+            outcome = RunOutcome(_KILLED_EXIT)
+            stopped_by = self._disk_sentence(f"it had written {quota.human_bytes(hit.used)}")
         finally:
             self._changing(-1)
             text, truncated, full_path = capture.finish()
+        if outcome.exit_code == _FILE_TOO_BIG_EXIT and not stopped_by:
+            stopped_by = self._disk_sentence("a file it wrote reached that size")
         duration = time.monotonic() - started
         timed_out = outcome.deadline_hit or (
             outcome.exit_code in (_TIMEOUT_EXIT, _KILLED_EXIT)
@@ -174,6 +191,18 @@ class WorkspaceSandbox:
             truncated=truncated,
             full_output_path=full_path,
             oom_killed=outcome.oom_killed,
+            stopped_by=stopped_by,
+        )
+
+    @property
+    def disk_limit(self) -> int:
+        return parse_bytes(self.config.disk_limit)
+
+    def _disk_sentence(self, what: str) -> str:
+        return (
+            f"kiln stopped the command: the workspace may use {self.config.disk_limit} of "
+            f"disk ([sandbox] disk_limit) and {what}; delete what you do not need and "
+            "write less."
         )
 
     async def _script(
@@ -294,3 +323,7 @@ class WorkspaceSandbox:
             raise SandboxError(
                 f"Restoring checkpoint {ref} failed ({detail}); start a new session."
             )
+
+
+def _ignore(_line: str) -> None:
+    pass

@@ -13,17 +13,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shlex
+import threading
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-from sandbox import engine, engine_api, gitstate, reaper, workspace
+from sandbox import engine, engine_api, gitstate, reaper, setup, workspace
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
 from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
 from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
 from sandbox.exec_channel import ChannelClosed, ExecChannel, launch_command
+from sandbox.sizes import parse_bytes
 
 
 class DockerSandbox(WorkspaceSandbox):
@@ -48,12 +50,28 @@ class DockerSandbox(WorkspaceSandbox):
         # Commands go through the in-container server; False (an image without python3,
         # or set before start()) means one plain `docker exec` each.
         self.command_server = True
+        self.setup_env: dict[str, str] = {}  # where setup installed things, once it ran
+        self._cancel_setup = threading.Event()
+        self._progress_here: setup.Progress = self.progress
 
     # -- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
         if self.baseline is not None:  # started already
             return
-        await asyncio.to_thread(self._start_sync)
+        loop = asyncio.get_running_loop()
+
+        def progress_here(line: str) -> None:  # setup reports from the starting thread
+            loop.call_soon_threadsafe(self.progress, line)
+
+        self._progress_here = progress_here
+        starting = asyncio.ensure_future(asyncio.to_thread(self._start_sync))
+        try:
+            await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            self._cancel_setup.set()  # the setup container goes; then the thread ends
+            with contextlib.suppress(BaseException):
+                await starting
+            raise
         # Both at once (the server runs requests side by side); the check's verdict wins.
         outcomes = await asyncio.gather(
             self._check_network(), self._take_baseline(), return_exceptions=True
@@ -68,6 +86,7 @@ class DockerSandbox(WorkspaceSandbox):
         self.client = engine_api.connect()
         try:
             self._image = engine.image_for(self.client, self.repo, self.config)
+            self._image = self._with_setup(self._image)
             self.layout = workspace.make_layout(self.config.state_dir, self.instance, self.repo)
             options = workspace.overlay_options(self.repo, self.layout)
             if options is not None:
@@ -89,6 +108,37 @@ class DockerSandbox(WorkspaceSandbox):
                 f"The Docker engine could not start the sandbox ({exc.message}); "
                 "run `kiln sandbox doctor`."
             ) from None
+
+    def _with_setup(self, base: str) -> str:
+        """The image with the repository's setup done: cached, built now, or (a proposed
+        setup that fails offline) the base image with a note."""
+        plan = setup.plan_for(self.repo, self.config)
+        if plan is None:
+            return base
+        assert self.client is not None
+        began = time.monotonic()
+        failed_before = setup.failed_log(self.client, self.repo, plan, base)
+        if plan.proposed and failed_before is not None:
+            self.notes.append(
+                f"The proposed sandbox setup failed before (log {failed_before}); sessions run "
+                "without it. Set `[sandbox] setup` (or `setup_auto = false`) to decide."
+            )
+            return base
+        try:
+            image, built = setup.setup_image(
+                self.client, self.repo, base, plan, self.config, self._progress_here,
+                self._cancel_setup,
+            )  # fmt: skip
+        except setup.SetupFailed as exc:
+            if not plan.proposed or self._cancel_setup.is_set():
+                raise
+            self.notes.append(f"{exc} Sessions run without the proposed setup.")
+            return base
+        self.setup_env = setup.SETUP_ENV
+        took = time.monotonic() - began
+        what = f"ran in {took:.1f} s" if built else f"was cached ({took:.2f} s)"
+        self.notes.append(f"Sandbox setup {what}: the session starts from {image}.")
+        return image
 
     def _create_volume(self, options: str) -> str:
         assert self.client is not None and self.layout is not None
@@ -122,7 +172,8 @@ class DockerSandbox(WorkspaceSandbox):
     def _create_container(self) -> None:
         assert self.client is not None and self.layout is not None
         uid, gid = workspace.repo_owner(self.repo)
-        memory = engine_api.parse_bytes(self.config.memory)
+        memory = parse_bytes(self.config.memory)
+        disk = self.disk_limit
         host: dict[str, Any] = {
             "Init": True,  # reaps zombies left by commands' background children
             "CapDrop": ["ALL"],
@@ -132,13 +183,18 @@ class DockerSandbox(WorkspaceSandbox):
             "MemorySwap": memory,
             "NanoCpus": int(self.config.cpus * 1e9),
             "Mounts": self._mounts(),
+            # The disk limit (sandbox/quota.py): no file grows past it, and what is not
+            # the workspace or kiln's git dir is read-only but for a /tmp of that size.
+            "Ulimits": [{"Name": "fsize", "Soft": disk, "Hard": disk}],
+            "ReadonlyRootfs": True,
+            "Tmpfs": {path: f"size={disk},mode=1777" for path in ("/tmp", "/var/tmp")},
         }
         config: dict[str, Any] = {
             "Image": self._image,
             "Cmd": ["sleep", "infinity"],
             "User": f"{uid}:{gid}",
             "WorkingDir": gitstate.WORKSPACE,
-            "Env": [f"{k}={v}" for k, v in sandbox_env(self.config).items()],
+            "Env": [f"{k}={v}" for k, v in self._env().items()],
             "Labels": engine.labels(self.session_id, self.layout.root, self.repo),
             "OpenStdin": False,
             "Tty": False,
@@ -174,6 +230,9 @@ class DockerSandbox(WorkspaceSandbox):
         if stream is not None:
             self._channel = ExecChannel.connect(stream)
             self.command_server = self._channel is not None
+
+    def _env(self) -> dict[str, str]:
+        return {**sandbox_env(self.config), **self.setup_env, **self.config.env}
 
     async def close(self) -> None:
         self._drop_channel()  # the server kills whatever still runs, then exits
@@ -274,7 +333,7 @@ class DockerSandbox(WorkspaceSandbox):
         """One `docker exec`, in a thread. Cancelled, it ends the command's process group
         itself: the thread cannot be interrupted, and the command would run on."""
         engine_, container = self._need_container()
-        group_file = f"/tmp/kiln-group-{uuid.uuid4().hex}"
+        group_file = f"{gitstate.KILN_GIT}/kiln-group-{uuid.uuid4().hex}"
         try:
             return await asyncio.to_thread(
                 plain_exec, engine_, container, argv, sink, err_sink or sink,
@@ -412,10 +471,10 @@ class DockerSandbox(WorkspaceSandbox):
             )
             code = outcome.exit_code
         else:  # plain docker exec has no input: stage the bytes with an archive upload
-            staged = f".kiln-upload-{next(self._counter)}"
+            staged = f"{gitstate.KILN_GIT}/.kiln-upload-{next(self._counter)}"
             await asyncio.to_thread(self._upload, staged, data)
             code, _out = await self._script(
-                f"{write} < /tmp/{staged}; s=$?; rm -f /tmp/{staged}; exit $s", check=False
+                f"{write} < {staged}; s=$?; rm -f {staged}; exit $s", check=False
             )
         if code != 0:
             raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")

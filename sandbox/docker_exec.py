@@ -113,8 +113,10 @@ def _finished_exec(engine: Engine, exec_id: str) -> dict[str, Any]:
     return info
 
 
-def upload(engine: Engine, container: str, name: str, data: bytes, owner: tuple[int, int]) -> None:
-    """Put `data` at /tmp/NAME in the container (mode 600, owned by the sandbox user)."""
+def upload(engine: Engine, container: str, path: str, data: bytes, owner: tuple[int, int]) -> None:
+    """Put `data` at PATH in the container (mode 600, owned by the sandbox user); its
+    directory must be a mount, as the container's root is read-only."""
+    directory, name = path.rsplit("/", 1)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
         info = tarfile.TarInfo(name)
@@ -123,4 +125,4 @@ def upload(engine: Engine, container: str, name: str, data: bytes, owner: tuple[
         info.uid, info.gid = owner
         info.mtime = int(time.time())
         tar.addfile(info, io.BytesIO(data))
-    engine.put_archive(container, "/tmp", buf.getvalue())
+    engine.put_archive(container, directory, buf.getvalue())

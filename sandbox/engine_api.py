@@ -14,7 +14,6 @@ import contextlib
 import http.client
 import json
 import os
-import re
 import socket
 import ssl
 from typing import Any
@@ -67,7 +66,7 @@ class Hijacked:
 class Engine:
     def __init__(self, host: str, timeout: float = 60) -> None:
         self.host = host
-        self.timeout = timeout
+        self.timeout: float | None = timeout
         parts = urlsplit(host)
         self._unix = parts.path if parts.scheme == "unix" else None
         self._addr = (parts.hostname or "localhost", parts.port or 2375)
@@ -181,10 +180,26 @@ class Engine:
     def start(self, container: str) -> None:
         self.request("POST", f"/containers/{container}/start")
 
-    def attach(self, container: str) -> Hijacked:
+    def attach(self, container: str, *, stdin: bool = True) -> Hijacked:
         """The main process's stdin and (multiplexed) stdout/stderr; attach before start so
         nothing it prints is missed."""
-        return self.hijack(f"/containers/{container}/attach?stream=1&stdin=1&stdout=1&stderr=1")
+        query = f"stream=1&stdin={int(stdin)}&stdout=1&stderr=1"
+        return self.hijack(f"/containers/{container}/attach?{query}")
+
+    def wait(self, container: str) -> dict[str, Any]:
+        """Block until the container has exited; {"StatusCode": n, ...}."""
+        old, self.timeout = self.timeout, None  # setup may take many minutes
+        try:
+            result: dict[str, Any] = self.request("POST", f"/containers/{container}/wait")
+        finally:
+            self.timeout = old
+        return result
+
+    def commit(self, container: str, repo: str, tag: str, config: dict[str, Any]) -> None:
+        self.request("POST", "/commit", {"container": container, "repo": repo, "tag": tag}, config)
+
+    def image_id(self, name: str) -> str:
+        return str(self.request("GET", f"/images/{quote(name, safe='')}/json")["Id"])
 
     def inspect_container(self, container: str) -> dict[str, Any]:
         result: dict[str, Any] = self.request("GET", f"/containers/{container}/json")
@@ -242,17 +257,6 @@ def connect(timeout: float = 60) -> Engine:
     engine = Engine(os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock", timeout)
     engine.ping()
     return engine
-
-
-def parse_bytes(size: str | int) -> int:
-    """ "2g", "300m", "512k" or a number of bytes, as `docker run --memory` reads it."""
-    if isinstance(size, int):
-        return size
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)b?\s*", size.lower())
-    if match is None:
-        raise EngineError(400, f"{size!r} is not a size like 2g or 512m")
-    scale = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
-    return int(float(match.group(1)) * scale[match.group(2)])
 
 
 class _Connection(http.client.HTTPConnection):

@@ -1,7 +1,8 @@
 """Capture a command's output with bounded memory: head + tail in RAM, everything on disk.
 
 A command may print gigabytes; kiln keeps only `cap` bytes in memory (the first half and
-a rolling last half) and streams the whole output to a file the person can page through.
+a rolling last half) and streams the output to a file the person can page through, up to
+`file_cap` bytes: a command printing forever must not fill the host's disk.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from typing import BinaryIO
 
 
 class OutputCapture:
-    def __init__(self, cap: int, path: Path) -> None:
+    def __init__(self, cap: int, path: Path, file_cap: int = 64 << 20) -> None:
         self.cap = max(cap, 64)
         self.path = path
+        self.file_cap = file_cap
         self.total = 0
         self._head = bytearray()
         self._tail = bytearray()
@@ -22,9 +24,14 @@ class OutputCapture:
     def feed(self, chunk: bytes) -> None:
         if not chunk:
             return
-        self.total += len(chunk)
         if self._file is not None:
-            self._file.write(chunk)
+            room = self.file_cap - self.total
+            if room > 0:
+                self._file.write(chunk[:room])
+            else:
+                self._file.close()
+                self._file = None
+        self.total += len(chunk)
         half = self.cap // 2
         room = half - len(self._head)
         if room > 0:
@@ -48,7 +55,8 @@ class OutputCapture:
             return text, False, None
         tail = bytes(self._tail[-half:])
         omitted = self.total - len(self._head) - len(tail)
-        marker = f"\n[... {omitted} bytes omitted; full output in {self.path} ...]\n"
+        kept = "full output" if self.total <= self.file_cap else f"its first {self.file_cap} bytes"
+        marker = f"\n[... {omitted} bytes omitted; {kept} in {self.path} ...]\n"
         head_text = bytes(self._head).decode("utf-8", "replace")
         tail_text = tail.decode("utf-8", "replace")
         return head_text + marker + tail_text, True, str(self.path)

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from agent.errors import ConfigError
+from agent.settings import trust
 from agent.settings.config import describe, load_settings
 
 
@@ -13,6 +14,7 @@ def test_layers_later_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         '[models.main]\nmodel = "repo-model"\nbase_url = "http://127.0.0.1:1/v1"\n'
         '[tests]\ncommand = "pytest -q"\n[limits]\nmax_steps = 7\n'
     )
+    trust.trust(tmp_path)  # a repository's base_url is honoured once trusted
     settings = load_settings(tmp_path, env={"KILN_MODEL": "env-model"})
     assert settings.models["main"].model == "env-model"
     assert settings.models["main"].base_url == "http://127.0.0.1:1/v1"
@@ -71,6 +73,7 @@ def test_a_file_that_is_not_utf8_is_one_sentence(tmp_path: Path) -> None:
 
 def test_sizes_docker_takes_are_fine(tmp_path: Path) -> None:
     (tmp_path / ".kiln.toml").write_text('[sandbox]\nmemory = "1.5g"\n[limits]\nmax_steps = 3\n')
+    trust.trust(tmp_path)  # the limits that protect the host are the person's to loosen
     settings = load_settings(tmp_path, env={})
     assert settings.sandbox.memory == "1.5g" and settings.limits.max_steps == 3
 
@@ -115,3 +118,26 @@ def test_config_show_says_what_was_ignored(tmp_path: Path) -> None:
     again = subprocess.run([kiln, "config", "show", "--repo", str(repo)], capture_output=True,
                            text=True, check=True).stdout  # fmt: skip
     assert "(ignored" not in again and "sandbox.network" in again
+
+
+def test_network_during_setup_is_never_taken_from_the_repository(tmp_path: Path) -> None:
+    (tmp_path / ".kiln.toml").write_text(
+        '[sandbox]\nsetup = ["make deps"]\nsetup_network = true\n'
+        '[models.main]\nbase_url = "http://127.0.0.1:9/v1"\n'
+    )
+    untrusted = load_settings(tmp_path, env={})
+    assert untrusted.sandbox.setup == ("make deps",)  # runs offline in the sandbox: honoured
+    assert not untrusted.sandbox.setup_network
+    assert set(untrusted.ignored) == {"sandbox.setup_network", "models.main.base_url"}
+    trust.trust(tmp_path)
+    trusted = load_settings(tmp_path, env={})
+    assert trusted.models["main"].base_url == "http://127.0.0.1:9/v1"
+    assert not trusted.sandbox.setup_network and "sandbox.setup_network" in trusted.ignored
+    assert "only your own config" in trust.why_ignored("sandbox.setup_network")
+
+
+def test_setup_must_be_a_list_of_commands(tmp_path: Path) -> None:
+    (tmp_path / ".kiln.toml").write_text('[sandbox]\nsetup = "pip install -e ."\n')
+    with pytest.raises(ConfigError) as err:
+        load_settings(tmp_path, env={})
+    assert "`sandbox.setup`" in err.value.message and "a list of text" in err.value.message

@@ -196,6 +196,7 @@ class KilnApp(App[int]):
                     self.settings, self.repo, self.approver, self.commands.mode, client=self.client
                 )
             self.session = self.commands.session = session
+            session.on_progress = lambda line: side.set_sandbox(f"setting up · {line[:60]}")
             await session.start()
         except NoModelConfigured as exc:
             side.set_sandbox("waiting for a model", "error")

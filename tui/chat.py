@@ -83,6 +83,7 @@ class LineMode:
             session = Session(launch.settings, launch.repo, self.approver, launch.mode)
         self.session = self.commands.session = session
         self.renderer.note(f"starting the {launch.settings.sandbox.backend} sandbox…")
+        session.on_progress = lambda line: self.renderer.note(f"setup | {line}")
         try:
             await session.start()
             for note in session.start_notes:

@@ -126,8 +126,12 @@ async def run_headless(
     # everything else (imports, the model client, the session) happens meanwhile.
     made: list[Sandbox] = []
     notices: list[str] = []
+
+    def setup_line(line: str) -> None:
+        print(f"[setup] {line}", file=err, flush=True)
+
     sandbox_started = asyncio.ensure_future(
-        start_sandbox(repo, settings, session_id, made, notices.append)
+        start_sandbox(repo, settings, session_id, made, notices.append, setup_line)
     )
     interrupted: list[bool] = []
     loop = asyncio.get_running_loop()

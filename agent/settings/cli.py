@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import UsageError
-from agent.settings import paths
+from agent.settings import paths, trust
 from agent.settings.config import describe, load_settings
 from agent.tools.testdigest import detect_test_command
 from agent.vcs.repo import find_repo
@@ -46,8 +46,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"{key:<{width}}  {_shown(key, value):<32}  ({source})")
     for key, value in settings.ignored.items():
         print(
-            f"{key:<{width}}  {_shown(key, value):<32}  (ignored: set by {repo / '.kiln.toml'}, "
-            "which is not trusted; `kiln trust` honours it)"
+            f"{key:<{width}}  {_shown(key, value):<32}  (ignored: set by {repo / '.kiln.toml'}; "
+            f"{trust.why_ignored(key)})"
         )
     detected = detect_test_command(repo, settings.tests.command)
     origin = "configured" if settings.tests.command else "detected"

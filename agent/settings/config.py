@@ -97,9 +97,13 @@ def load_settings(
     ignored: dict[str, Any] = {}
     if repo is not None and (repo / ".kiln.toml").is_file():
         repo_layer = _flatten(_read_toml(repo / ".kiln.toml"))
-        if not trust.is_trusted(repo):
-            ignored = {k: v for k, v in repo_layer.items() if trust.NEEDS_TRUST.match(k)}
-            repo_layer = {k: v for k, v in repo_layer.items() if k not in ignored}
+        trusted = trust.is_trusted(repo)
+        ignored = {
+            k: v
+            for k, v in repo_layer.items()
+            if trust.NEVER_FROM_REPO.match(k) or (not trusted and trust.NEEDS_TRUST.match(k))
+        }
+        repo_layer = {k: v for k, v in repo_layer.items() if k not in ignored}
         layers.append((str(repo / ".kiln.toml"), repo_layer))
     user_file = paths.user_config_file()
     if user_file.is_file():
@@ -111,6 +115,8 @@ def load_settings(
         if key in env_layer:
             _merge(raw, {key: env_layer[key]}, sources, f"env {var}")
     _merge(raw, dict(overrides or {}), sources, "flag")
+    if ignored:  # ignored, but still a mistake worth one sentence if it is one
+        _build(dict(ignored), {key: layers[0][0] for key in ignored})
     return dataclasses.replace(_build(raw, sources), ignored=ignored)
 
 
@@ -204,6 +210,7 @@ _AT_LEAST = {
     "sandbox.pids_limit": 1,
     "sandbox.output_cap_bytes": 1,
     "sandbox.default_timeout_s": 1,
+    "sandbox.setup_timeout_s": 1,
 }
 _SIZE = re.compile(r"^\d+(\.\d+)?[kmg]?$", re.I)  # what Docker takes: 512m, 2g, 1.5g
 
@@ -213,11 +220,19 @@ def _check_range(value: Any, dotted: str, sources: dict[str, str]) -> None:
     if least is not None and value < least:
         meaning = " (0 means none)" if least == 0 else ""
         raise _bad_key(dotted, sources, f"{value!r} should be at least {least}{meaning}")
-    if dotted == "sandbox.memory" and not _SIZE.match(str(value)):
+    if dotted in ("sandbox.memory", "sandbox.disk_limit") and (
+        not _SIZE.match(str(value)) or not float(re.sub(r"[kmg]$", "", str(value), flags=re.I))
+    ):
         raise _bad_key(dotted, sources, f"{value!r} should be a size such as 512m or 2g")
 
 
-_KIND_NAMES = {bool: "true or false", int: "a whole number", float: "a number", dict: "a table"}
+_KIND_NAMES = {
+    bool: "true or false",
+    int: "a whole number",
+    float: "a number",
+    dict: "a table",
+    tuple: "a list of text",
+}
 
 
 def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> Any:
@@ -237,6 +252,10 @@ def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> 
             return int(number)
         if isinstance(default, float) and not isinstance(value, bool | list | dict):
             return float(value)
+        if isinstance(default, tuple):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValueError(value)
+            return tuple(value)
         if isinstance(default, dict):
             if not isinstance(value, dict):
                 raise ValueError(value)

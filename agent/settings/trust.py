@@ -3,8 +3,10 @@
 A repository's `.kiln.toml` is written by whoever wrote the repository, or by a model
 whose diff was applied. Settings there that loosen the sandbox or reach the person's
 machine (network, extra variables, the image or Dockerfile, the state dir, the backend,
-which variable holds an API key) are honoured only once the person ran `kiln trust` for
-that repository, and only for the file as it was then: its hash is remembered.
+the disk, memory and process limits, which variable holds an API key and the server it
+goes to) are honoured only once the person ran `kiln trust` for that repository, and only
+for the file as it was then: its hash is remembered. Network during setup is never taken
+from a repository's file.
 """
 
 from __future__ import annotations
@@ -17,10 +19,23 @@ from pathlib import Path
 
 from agent.settings import paths
 
-# Dotted keys a repository's own file may set only when trusted.
+# Dotted keys a repository's own file may set only when trusted: they loosen the sandbox,
+# its limits that protect the host, or say where the person's API key is sent.
 NEEDS_TRUST = re.compile(
-    r"^(sandbox\.(network|env|image|dockerfile|state_dir|backend)|models\.[^.]+\.api_key_env)$"
+    r"^(sandbox\.(network|env|image|dockerfile|state_dir|backend|disk_limit|memory|pids_limit)"
+    r"|models\.[^.]+\.(api_key_env|base_url)"
+    r"|sandbox\.setup_network)$"
 )
+# ...and keys it may never set, trusted or not: network during setup is the person's call.
+NEVER_FROM_REPO = re.compile(r"^sandbox\.setup_network$")
+
+
+def why_ignored(key: str) -> str:
+    if NEVER_FROM_REPO.match(key):
+        return "only your own config.toml may allow the network during setup"
+    return "the repository is not trusted; `kiln trust` honours it"
+
+
 REPO_FILE = ".kiln.toml"
 
 

@@ -20,6 +20,8 @@ def describe_exec(result: ExecResult) -> str:
         notes.append(f"[timed out after {result.duration_s:.0f}s and was stopped]")
     if result.oom_killed:
         notes.append("[killed: out of memory]")
+    if result.stopped_by:
+        notes.append(f"[{result.stopped_by}]")
     if result.truncated:
         notes.append(f"[output cut to head and tail; {result.total_bytes} bytes in all]")
     notes.append(f"[exit code {result.exit_code}]")

@@ -40,9 +40,10 @@ async def test_destructive_commands_leave_host_repo_byte_identical(
     assert "Read-only file system" in result.output  # /kiln/objects is mounted read-only
     await sandbox.write_file("via_api.txt", b"x")
     assert tree_hash(repo) == before
-    # The damage is real inside, and kiln still knows what changed against the baseline.
-    listing = await sandbox.exec("ls -A /workspace; cat /etc/pwned")
-    assert listing.output.split() == ["via_api.txt", "pwned"]
+    # The damage is real inside the workspace, and kiln still knows what changed against
+    # the baseline; the container's own files are read-only (the disk limit needs that).
+    listing = await sandbox.exec("ls -A /workspace; cat /etc/pwned 2>/dev/null || echo none")
+    assert listing.output.split() == ["via_api.txt", "none"]
     changed = await sandbox.changed_files()
     assert "src/app.py" in changed and "README.md" in changed and "via_api.txt" in changed
 

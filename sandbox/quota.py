@@ -1,0 +1,100 @@
+"""The disk quota: what a sandbox's commands may write to the host's disk.
+
+Everything a command writes lands under the sandbox's state dir (the overlay's upper dir or
+the copy, kiln's git dir) or in the container's /tmp, which is a tmpfs of the same size
+(its pages count against the container's memory too). Two guards share one limit:
+- the kernel's file size limit (RLIMIT_FSIZE) stops any single file at the limit exactly,
+  so `yes > big` ends there on its own;
+- while a command runs, the state dir's usage is measured every so often, and the command
+  is stopped once it has grown the workspace past the limit (many files, each smaller).
+The session goes on: the model is told, and may delete what it wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+# How often usage is measured: at least this often, and never spending more than a tenth
+# of the time walking the tree (a workspace of 100k files takes a while to walk).
+_MIN_INTERVAL_S = 0.1
+_WALK_SHARE = 0.1
+
+
+def disk_used(root: Path) -> int:
+    """Bytes of disk the files under `root` occupy (allocated blocks, hard links once)."""
+    total = 0
+    seen: set[tuple[int, int]] = set()
+    stack = [str(root)]
+    while stack:
+        try:
+            entries = os.scandir(stack.pop())
+        except OSError:  # vanished meanwhile, or not ours to read
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                    continue
+                if info.st_nlink > 1:
+                    key = (info.st_dev, info.st_ino)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                total += info.st_blocks * 512
+    return total
+
+
+class DiskQuotaHit(Exception):
+    """The command was stopped because the workspace grew past the limit."""
+
+    def __init__(self, used: int) -> None:
+        super().__init__(used)
+        self.used = used
+
+
+async def watched(work: Awaitable[T], root: Path, limit: int) -> T:
+    """Await `work`; cancel it and raise DiskQuotaHit once `root` grows past `limit`.
+
+    Only growth counts: a workspace already over the limit (a command was stopped there)
+    may still run commands that delete or only read.
+    """
+    task = asyncio.ensure_future(work)
+    start = await asyncio.to_thread(disk_used, root)
+    interval = _MIN_INTERVAL_S
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=interval)
+            if done:
+                return task.result()
+            began = time.monotonic()
+            used = await asyncio.to_thread(disk_used, root)
+            interval = max(_MIN_INTERVAL_S, (time.monotonic() - began) / _WALK_SHARE)
+            if used > limit and used > start:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                raise DiskQuotaHit(used)
+    finally:
+        if not task.done():  # cancelled from outside: the command goes too
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def human_bytes(n: int) -> str:
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}".replace(".0 ", " ")
+    return f"{n} bytes"

@@ -1,0 +1,346 @@
+"""The setup phase: a repository's dependencies installed once, into an image of its own.
+
+`[sandbox] setup` commands (or, when there are none, the ones `propose` reads off the
+dependency files) run as root in a container of the base image over a throwaway copy of
+the repository at /workspace, offline unless the person's own config allows the network.
+What they install outside /workspace (a venv at /opt/kiln/venv, /node_modules, Go's module
+cache) is committed as an image named after the hashes of the dependency files, the
+commands and the base image: the next session with the same inputs starts from it at once.
+The agent's sessions then run on that image as always: offline, as the repository's owner.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import re
+import shlex
+import threading
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sandbox import workspace
+from sandbox.base import SandboxConfig, SandboxError
+from sandbox.common import SAFE_PATH, sandbox_env
+from sandbox.docker_exec import pump_frames
+from sandbox.engine_api import Engine, EngineError
+
+VENV = "/opt/kiln/venv"
+# Where setup puts what it installs, on PATH (and in the environment) in both phases.
+SETUP_ENV = {
+    "PATH": f"{VENV}/bin:/node_modules/.bin:{SAFE_PATH}",
+    "VIRTUAL_ENV": VENV,
+    "GOMODCACHE": "/opt/kiln/go/mod",
+    "GOFLAGS": "-mod=mod",
+    "npm_config_cache": "/opt/kiln/npm-cache",
+}
+IMAGE_REPO = "kiln-setup"
+LOG_TAIL_LINES = 12
+
+# Files whose content decides what setup installs: a change to any of them is a new image.
+_DEPENDENCY_FILES = (
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "package.json",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "go.mod",
+    "go.sum",
+    "Cargo.toml",
+    "Cargo.lock",
+)
+_REQUIREMENTS = re.compile(r"^requirements([-_.][\w.-]*)?\.txt$")
+_PACKAGES = ("*.whl", "*.tar.gz", "*.zip")  # wheels and sdists shipped in the repository
+_TEST_EXTRAS = ("test", "tests", "testing", "dev")
+
+
+@dataclass(frozen=True)
+class SetupPlan:
+    commands: tuple[str, ...]
+    proposed: bool  # kiln read them off the dependency files; none were configured
+    network: bool
+    timeout_s: float = 1800.0
+
+    def script(self, owner: tuple[int, int]) -> str:
+        # The throwaway copy goes back to its owner whatever happens, so kiln can delete it.
+        steps = "\n".join(f"echo '$ '{shlex.quote(c)}\n{c}" for c in self.commands)
+        return f"trap 'chown -R {owner[0]}:{owner[1]} /workspace' EXIT\nset -e\n{steps}"
+
+
+class SetupFailed(SandboxError):
+    """The setup commands failed; the message carries the log's last lines."""
+
+
+def plan_for(repo: Path, config: SandboxConfig) -> SetupPlan | None:
+    """The setup this repository's sessions need, or None."""
+    if config.setup:
+        return SetupPlan(tuple(config.setup), False, config.setup_network, config.setup_timeout_s)
+    if not config.setup_auto:
+        return None
+    proposed = propose(repo, network=config.setup_network)
+    if not proposed:
+        return None
+    return SetupPlan(tuple(proposed), True, config.setup_network, config.setup_timeout_s)
+
+
+def propose(repo: Path, *, network: bool = False) -> list[str]:
+    """Setup commands read off the dependency files: a venv with the package and its test
+    dependencies, `npm ci`, `go mod download`. Empty when nothing needs installing."""
+    commands: list[str] = []
+    pip = _pip_install(repo, network)
+    if pip:
+        commands += [f"python3 -m venv --system-site-packages {VENV}", *pip]
+    package_json = _read_json(repo / "package.json")
+    if package_json and (package_json.get("dependencies") or package_json.get("devDependencies")):
+        locked = (repo / "package-lock.json").is_file() or (repo / "npm-shrinkwrap.json").is_file()
+        npm = "npm ci" if locked else "npm install"
+        offline = "" if network else " --offline"
+        commands.append(f"{npm}{offline} --no-audit --no-fund && mv node_modules /node_modules")
+    go_mod = repo / "go.mod"
+    if go_mod.is_file() and not (repo / "vendor").is_dir() and "require" in _text(go_mod):
+        commands.append("go mod download" if network else "GOPROXY=off go mod download")
+    return commands
+
+
+def _pip_install(repo: Path, network: bool) -> list[str]:
+    options = "" if network else " --no-index"
+    for folder in _package_dirs(repo):
+        options += f" --find-links {shlex.quote(folder)}"
+    commands = []
+    project = _python_project(repo)
+    if project is not None:
+        target = "." + (f"[{project}]" if project else "")
+        commands.append(f"pip install{options} --no-build-isolation -e {shlex.quote(target)}")
+    for requirements in sorted(repo.iterdir()) if repo.is_dir() else []:
+        if _REQUIREMENTS.match(requirements.name) and _has_requirements(requirements):
+            commands.append(f"pip install{options} -r {shlex.quote(requirements.name)}")
+    return commands
+
+
+def _python_project(repo: Path) -> str | None:
+    """None: not an installable project with dependencies; "" or the test extra's name."""
+    pyproject = repo / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            project = tomllib.loads(_text(pyproject)).get("project", {})
+        except tomllib.TOMLDecodeError:
+            return None
+        extras = project.get("optional-dependencies", {}) if isinstance(project, dict) else {}
+        extra = next((name for name in _TEST_EXTRAS if extras.get(name)), "")
+        if project and (project.get("dependencies") or extra):
+            return extra
+        return None
+    return "" if (repo / "setup.py").is_file() else None
+
+
+def _has_requirements(path: Path) -> bool:
+    return any(
+        line.strip() and not line.lstrip().startswith("#") for line in _text(path).splitlines()
+    )
+
+
+def _package_dirs(repo: Path) -> list[str]:
+    """Folders (two levels deep at most) holding wheels or sdists, relative to the root."""
+    found = set()
+    for pattern in _PACKAGES:
+        for depth in ("", "*/", "*/*/"):
+            for path in repo.glob(depth + pattern):
+                if ".git" not in path.parts and "node_modules" not in path.parts:
+                    found.add(str(path.parent.relative_to(repo)) or ".")
+    return sorted(found)
+
+
+def cache_tag(repo: Path, plan: SetupPlan, base_image_id: str) -> str:
+    """The image name for this repository's setup: same inputs, same image."""
+    digest = hashlib.sha256()
+    digest.update(base_image_id.encode())
+    digest.update(json.dumps([plan.commands, plan.network]).encode())
+    inputs = [repo / name for name in _DEPENDENCY_FILES]
+    inputs += [p for p in sorted(repo.iterdir()) if _REQUIREMENTS.match(p.name)]
+    for folder in _package_dirs(repo):
+        for pattern in _PACKAGES:
+            inputs += sorted((repo / folder).glob(pattern))
+    for path in inputs:
+        if path.is_file():
+            digest.update(str(path.relative_to(repo)).encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return f"{IMAGE_REPO}:{digest.hexdigest()[:16]}"
+
+
+Progress = Callable[[str], None]
+
+
+def setup_image(
+    engine: Engine,
+    repo: Path,
+    base: str,
+    plan: SetupPlan,
+    config: SandboxConfig,
+    progress: Progress,
+    cancelled: threading.Event,
+) -> tuple[str, bool]:
+    """(the setup image for this repository, whether it was built now)."""
+    tag = cache_tag(repo, plan, engine.image_id(base))
+    if engine.image_exists(tag):
+        return tag, False
+    state = workspace.make_layout(config.state_dir, f"setup-{workspace.new_session_id()}", repo)
+    try:
+        copy = workspace.prepare_copy(repo, state)
+        log_path = state.root / "setup.log"
+        code, tail = _run(
+            engine, repo, base, tag, plan, config, copy, log_path, progress, cancelled
+        )
+        if cancelled.is_set():
+            raise SetupFailed("The sandbox setup was interrupted; the next session runs it again.")
+        if code != 0:
+            kept = _failed_log_path(tag)
+            with contextlib.suppress(OSError):
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                kept.write_bytes(log_path.read_bytes())
+            last = " | ".join(tail[-LOG_TAIL_LINES:]) or "no output"
+            raise SetupFailed(
+                f"The sandbox setup failed (exit {code}; log {kept}); fix `[sandbox] setup` "
+                f"or the dependency files and start again. The log ends: {last}"
+            )
+        return tag, True
+    finally:
+        workspace.remove_layout(state)
+
+
+def failed_log(engine: Engine, repo: Path, plan: SetupPlan, base: str) -> Path | None:
+    """The log of this very setup's earlier failure, if it failed with these inputs."""
+    path = _failed_log_path(cache_tag(repo, plan, engine.image_id(base)))
+    return path if path.is_file() else None
+
+
+def _failed_log_path(tag: str) -> Path:
+    return workspace.state_root() / f"setup-failed-{tag.partition(':')[2]}.log"
+
+
+def _run(
+    engine: Engine,
+    repo: Path,
+    base: str,
+    tag: str,
+    plan: SetupPlan,
+    config: SandboxConfig,
+    copy: Path,
+    log_path: Path,
+    progress: Progress,
+    cancelled: threading.Event,
+) -> tuple[int, list[str]]:
+    env = {**sandbox_env(config), **SETUP_ENV, "HOME": "/root"}
+    host: dict[str, Any] = {
+        "Init": True,
+        "CapDrop": ["ALL"],
+        "CapAdd": ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID"],  # root may install files
+        "SecurityOpt": ["no-new-privileges"],
+        "PidsLimit": config.pids_limit,
+        "Mounts": [{"Target": "/workspace", "Source": str(copy), "Type": "bind"}],
+        "LogConfig": {"Type": "none", "Config": {}},
+    }
+    body: dict[str, Any] = {
+        "Image": base,
+        "Cmd": ["bash", "-c", plan.script(workspace.repo_owner(repo))],
+        "User": "0:0",
+        "WorkingDir": "/workspace",
+        "Env": [f"{k}={v}" for k, v in env.items()],
+        "Labels": {"kiln.sandbox": "1", "kiln.setup": "1", "kiln.repo": str(repo)},
+        "AttachStdout": True,
+        "AttachStderr": True,
+        "HostConfig": host,
+    }
+    if not plan.network:
+        host["NetworkMode"] = "none"
+        body["NetworkDisabled"] = True
+    name = f"kiln-setup-{workspace.new_session_id()}"
+    container = engine.create_container(name, body)
+    lines = _LineLog(log_path, progress)
+    done = threading.Event()
+    try:
+        stream = engine.attach(container, stdin=False)
+        engine.start(container)
+        watcher = threading.Thread(
+            target=_stop_when, args=(cancelled, done, engine, container), daemon=True
+        )
+        watcher.start()
+        finished_in_time = pump_frames(
+            stream, lines.feed, lines.feed, time.monotonic() + plan.timeout_s
+        )
+        lines.close()
+        if not finished_in_time:
+            lines.tail.append(f"[stopped after {plan.timeout_s:.0f} s: setup_timeout_s]")
+            return 124, lines.tail
+        code = int(engine.wait(container).get("StatusCode", 1))
+        if code == 0:
+            labels = {"kiln.setup": "1", "kiln.repo": str(repo)}
+            engine.commit(container, IMAGE_REPO, tag.partition(":")[2], {"Labels": labels})
+        return code, lines.tail
+    except EngineError as exc:
+        if cancelled.is_set():
+            return 130, lines.tail
+        raise SetupFailed(
+            f"The Docker engine could not run the sandbox setup ({exc.message}); "
+            "run `kiln sandbox doctor`."
+        ) from None
+    finally:
+        done.set()
+        engine.remove_container(container)
+
+
+def _stop_when(
+    cancelled: threading.Event, done: threading.Event, engine: Engine, container: str
+) -> None:
+    """Removing the container ends the stream being read: that is how setup is stopped."""
+    while not done.is_set():
+        if cancelled.wait(0.2):
+            with contextlib.suppress(EngineError):
+                engine.remove_container(container)
+            return
+
+
+class _LineLog:
+    """The whole output to a file; each new line to `progress`; the last lines kept."""
+
+    def __init__(self, path: Path, progress: Progress) -> None:
+        self._file = path.open("wb")
+        self._progress = progress
+        self._partial = b""
+        self.tail: list[str] = []
+
+    def feed(self, chunk: bytes) -> None:
+        self._file.write(chunk)
+        *complete, self._partial = (self._partial + chunk).split(b"\n")
+        for raw in complete:
+            line = raw.decode("utf-8", "replace").rstrip()
+            if line:
+                self.tail = [*self.tail[-(LOG_TAIL_LINES - 1) :], line[:300]]
+                self._progress(line[:300])
+
+    def close(self) -> None:
+        if self._partial.strip():
+            self.feed(b"\n")
+        self._file.close()
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(_text(path))
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
