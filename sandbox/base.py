@@ -53,6 +53,7 @@ class ExecResult:
     full_output_path: str | None = None  # the whole output, for paging, when truncated
     oom_killed: bool = False
     stopped_by: str = ""  # why kiln stopped the command itself, as a sentence for the model
+    left_out: tuple[str, ...] = ()  # files it wrote too big for diffs, checkpoints, apply
 
     @property
     def ok(self) -> bool:

@@ -6,6 +6,7 @@ deadline) and `_write_file`; everything else here is written once on top of them
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import shlex
 import time
@@ -115,6 +116,7 @@ class WorkspaceSandbox:
         self.repo = Path(repo).resolve()
         self.config = config
         self.layout: Layout | None = None
+        self.mode: str | None = None  # "overlay" or "copy": where the workspace's files are
         self.baseline: str | None = None
         self.last_checkpoint: str | None = None
         # What starting had to say (a setup that ran or was cached), and where a long
@@ -162,12 +164,13 @@ class WorkspaceSandbox:
         )
         started = time.monotonic()
         stopped_by = ""
+        before = await asyncio.to_thread(self._scan, layout)
         self._changing(+1)
         try:
             run = self._run(
                 command_argv(cmd, limit), capture.feed, cwd=workdir, deadline_s=limit + 10
             )
-            outcome = await quota.watched(run, layout.root, disk_limit)
+            outcome = await quota.watched(run, layout.root, disk_limit, before.used)
         except quota.DiskQuotaHit as hit:
             outcome = RunOutcome(_KILLED_EXIT)
             stopped_by = self._disk_sentence(f"it had written {quota.human_bytes(hit.used)}")
@@ -176,6 +179,7 @@ class WorkspaceSandbox:
             text, truncated, full_path = capture.finish()
         if outcome.exit_code == _FILE_TOO_BIG_EXIT and not stopped_by:
             stopped_by = self._disk_sentence("a file it wrote reached that size")
+        left_out = (await asyncio.to_thread(self._scan, layout)).big - before.big
         duration = time.monotonic() - started
         timed_out = outcome.deadline_hit or (
             outcome.exit_code in (_TIMEOUT_EXIT, _KILLED_EXIT)
@@ -192,7 +196,13 @@ class WorkspaceSandbox:
             full_output_path=full_path,
             oom_killed=outcome.oom_killed,
             stopped_by=stopped_by,
+            left_out=tuple(sorted(left_out)),
         )
+
+    def _scan(self, layout: Layout) -> quota.Usage:
+        """The state dir's disk usage, and the workspace's files too big for a diff."""
+        mine = layout.upper if self.mode == "overlay" else layout.copy
+        return quota.scan(layout.root, mine, gitstate.BIG_FILE_KB * 1024)
 
     @property
     def disk_limit(self) -> int:

@@ -40,7 +40,6 @@ class DockerSandbox(WorkspaceSandbox):
         self.client: Engine | None = None
         self.container_id: str | None = None
         self.volume_name: str | None = None
-        self.mode: str | None = None  # "overlay" or "copy"
         self.ignored_hidden = False
         self.recoveries = 0
         self._image = config.image

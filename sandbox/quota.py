@@ -15,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import stat
 import time
 from collections.abc import Awaitable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -28,10 +30,18 @@ _MIN_INTERVAL_S = 0.1
 _WALK_SHARE = 0.1
 
 
-def disk_used(root: Path) -> int:
-    """Bytes of disk the files under `root` occupy (allocated blocks, hard links once)."""
+@dataclass(frozen=True)
+class Usage:
+    used: int  # bytes of disk the files under the root occupy (hard links once)
+    big: frozenset[str]  # files under `big_in` over `big_bytes`, relative to it
+
+
+def scan(root: Path, big_in: Path | None = None, big_bytes: int = 0) -> Usage:
+    """Walk `root` once: its disk usage, and the big files under `big_in` (the workspace)."""
     total = 0
+    big: set[str] = set()
     seen: set[tuple[int, int]] = set()
+    prefix = f"{big_in}/" if big_in is not None else ""
     stack = [str(root)]
     while stack:
         try:
@@ -53,7 +63,10 @@ def disk_used(root: Path) -> int:
                         continue
                     seen.add(key)
                 total += info.st_blocks * 512
-    return total
+                is_big = info.st_size > big_bytes and stat.S_ISREG(info.st_mode)
+                if prefix and is_big and entry.path.startswith(prefix):
+                    big.add(entry.path.removeprefix(prefix))
+    return Usage(total, frozenset(big))
 
 
 class DiskQuotaHit(Exception):
@@ -64,14 +77,13 @@ class DiskQuotaHit(Exception):
         self.used = used
 
 
-async def watched(work: Awaitable[T], root: Path, limit: int) -> T:
+async def watched(work: Awaitable[T], root: Path, limit: int, start: int) -> T:
     """Await `work`; cancel it and raise DiskQuotaHit once `root` grows past `limit`.
 
-    Only growth counts: a workspace already over the limit (a command was stopped there)
-    may still run commands that delete or only read.
+    Only growth from `start` counts: a workspace already over the limit (a command was
+    stopped there) may still run commands that delete or only read.
     """
     task = asyncio.ensure_future(work)
-    start = await asyncio.to_thread(disk_used, root)
     interval = _MIN_INTERVAL_S
     try:
         while True:
@@ -79,7 +91,7 @@ async def watched(work: Awaitable[T], root: Path, limit: int) -> T:
             if done:
                 return task.result()
             began = time.monotonic()
-            used = await asyncio.to_thread(disk_used, root)
+            used = (await asyncio.to_thread(scan, root)).used
             interval = max(_MIN_INTERVAL_S, (time.monotonic() - began) / _WALK_SHARE)
             if used > limit and used > start:
                 task.cancel()

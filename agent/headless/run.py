@@ -341,7 +341,9 @@ async def _conclude(
     from agent.headless.output import final_report
     from agent.run.stops import exit_code_for
 
-    code = exit_code_for(finished.stop_reason, tests_after)
+    code = exit_code_for(finished.stop_reason, tests_after, changed=bool(diff.strip()))
+    if code and finished.stop_reason is StopReason.DONE and tests_after is None:
+        err.write("kiln: nothing changed and no tests ran to show the task was done.\n")
     if not_applied:
         code = ExitCode.TASK_FAILED  # --apply asked for the working tree; it did not change
     report = final_report(

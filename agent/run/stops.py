@@ -58,9 +58,10 @@ def status_for(reason: StopReason) -> str:
     return "limit" if reason in LIMIT_REASONS else _STATUS[reason]
 
 
-def exit_code_for(reason: StopReason, tests_after: TestDigest | None) -> int:
-    """0 only when done with the tests passing (or no tests to run)."""
+def exit_code_for(reason: StopReason, tests_after: TestDigest | None, changed: bool) -> int:
+    """0 only when done with the tests passing, or with changes where there are no tests
+    to run: nothing changed and nothing checked is not a fix."""
     if reason is StopReason.DONE:
-        ok = tests_after is None or tests_after.ok
+        ok = tests_after.ok if tests_after is not None else changed
         return ExitCode.OK if ok else ExitCode.TASK_FAILED
     return ExitCode.LIMIT if reason in LIMIT_REASONS else _EXIT[reason]

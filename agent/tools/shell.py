@@ -8,8 +8,10 @@ from agent.approval import Action
 from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool
 from agent.tools.testdigest import TestDigest, digest, runnable_check
 from sandbox.base import ExecResult, Sandbox
+from sandbox.gitstate import BIG_FILE_KB
 
 DEFAULT_COMMAND_TIMEOUT_S = 120.0
+BIG_FILE_MB = BIG_FILE_KB // 1024
 
 
 def describe_exec(result: ExecResult) -> str:
@@ -22,6 +24,11 @@ def describe_exec(result: ExecResult) -> str:
         notes.append("[killed: out of memory]")
     if result.stopped_by:
         notes.append(f"[{result.stopped_by}]")
+    if result.left_out:
+        notes.append(
+            f"[{', '.join(result.left_out[:5])}: over {BIG_FILE_MB} MB, so kiln leaves "
+            "it out of the diff, the checkpoints and what is applied]"
+        )
     if result.truncated:
         notes.append(f"[output cut to head and tail; {result.total_bytes} bytes in all]")
     notes.append(f"[exit code {result.exit_code}]")

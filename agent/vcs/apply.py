@@ -124,26 +124,64 @@ def host_conflicts(repo: Path, patches: list[FilePatch]) -> list[str]:
     return changed
 
 
-def unsafe_paths(patches: list[FilePatch]) -> list[str]:
-    """Why each patch that must never reach the working tree is refused: a path inside
-    .git, or a symbolic link whose target is absolute, leaves the repository, or is .git."""
+def unsafe_paths(repo: Path, patches: list[FilePatch]) -> list[str]:
+    """Why each patch that must never reach the working tree is refused: a path that lands
+    inside .git or outside the repository once symbolic links are followed (the work tree's
+    own links and the ones the diff creates), or a link whose target does either."""
+    links = {p.new_path: p.symlink_to for p in patches if p.symlink_to is not None and p.new_path}
     refused: list[str] = []
     for patch in patches:
         path = patch.new_path or patch.old_path or ""
-        if _inside_git(path):
+        where = _resolved(repo, links, posixpath.dirname(path))
+        where = posixpath.join(where, posixpath.basename(path)) if where is not None else None
+        if where is None:
+            refused.append(f"{path} (through a link that leads outside the repository)")
+        elif _inside_git(where):
             refused.append(f"{path} (inside .git)")
         elif patch.symlink_to is not None and patch.new_path:
             target = patch.symlink_to
-            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-            if target.startswith("/") or resolved == ".." or resolved.startswith("../"):
+            pointed = (
+                None
+                if target.startswith("/")
+                else _resolved(repo, links, posixpath.join(posixpath.dirname(where), target))
+            )
+            if pointed is None:
                 refused.append(f"{path} (a link to {target}, outside the repository)")
-            elif _inside_git(resolved):
+            elif _inside_git(pointed):
                 refused.append(f"{path} (a link into .git)")
     return refused
 
 
+def _resolved(repo: Path, links: dict[str, str], rel: str, depth: int = 0) -> str | None:
+    """`rel` with every symbolic link on the way followed, as a path inside the repository,
+    or None where it leaves the repository. Links are the diff's own, else the work tree's."""
+    parts = [p for p in posixpath.normpath(rel).split("/") if p not in ("", ".")]
+    done: list[str] = []
+    for index, part in enumerate(parts):
+        if part == "..":
+            if not done:
+                return None
+            done.pop()
+            continue
+        here = "/".join([*done, part])
+        target = links.get(here)
+        if target is None and os.path.islink(repo / here):
+            target = os.readlink(repo / here)
+        if target is None:
+            done.append(part)
+            continue
+        if target.startswith("/") or depth > 20:
+            return None
+        rest = "/".join(parts[index + 1 :])
+        joined = posixpath.join(posixpath.dirname(here), target, rest)
+        return _resolved(repo, links, joined, depth + 1)
+    return "/".join(done)
+
+
 def _inside_git(path: str) -> bool:
-    return path == ".git" or path.startswith(".git/")
+    # Case-insensitive file systems (macOS, Windows) take .GIT for .git.
+    head = path.split("/", 1)[0].lower()
+    return head == ".git"
 
 
 def touched_paths(patches: list[FilePatch]) -> list[str]:
@@ -160,7 +198,7 @@ def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -
     if not diff_text.strip():
         return []
     patches = parse_patches(diff_text)
-    refused = unsafe_paths(patches)
+    refused = unsafe_paths(repo, patches)
     if refused:
         raise UnsafePatch(
             f"Nothing was written: the changes would put {', '.join(refused[:3])} in your "

@@ -156,6 +156,18 @@ def test_limits_exit_3_and_still_failing_tests_exit_1(docker_ready: None, repo: 
     assert json.loads(done.stdout)["stop_reason"] == "tests_still_failing"
 
 
+def test_no_tests_and_nothing_changed_is_not_a_success(docker_ready: None, tmp_path: Path) -> None:
+    untested = make_git_repo(tmp_path / "untested", {"notes.txt": "nothing to run here\n"})
+    finish = [{"tool_calls": [{"name": "finish", "arguments": {"summary": "all good"}}]}]
+    with ScriptedServer(finish) as server:
+        done = kiln("run", "fix it", "--repo", str(untested), "--base-url", server.base_url,
+                    "--model", "m", "--output-format", "json")  # fmt: skip
+    result = json.loads(done.stdout)
+    assert result["tests_after"] is None and result["files_changed"] == []
+    assert done.returncode == 1 and result["exit_code"] == 1
+    assert "nothing changed and no tests ran" in done.stderr
+
+
 def test_model_server_down_exits_6_in_one_sentence(docker_ready: None, repo: Path) -> None:
     with ScriptedServer([]) as server:
         dead_url = server.base_url  # nothing listens here once the server is closed

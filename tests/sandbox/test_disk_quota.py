@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from agent.tools.shell import describe_exec
 from sandbox.common import WorkspaceSandbox
 from sandbox.output import OutputCapture
-from sandbox.quota import disk_used
+from sandbox.quota import scan
 from tests.sandbox.conftest import backend_params
 
 MakeSandbox = Callable[..., WorkspaceSandbox]
@@ -32,6 +33,10 @@ async def test_writing_forever_stops_at_the_disk_limit(
     assert "disk_limit" in one_file.stopped_by
     size = await sandbox.exec("stat -c %s /workspace/big")
     assert int(size.output) <= 200 * MB
+    # Too big for a diff: left out of it, and the model is told so.
+    assert one_file.left_out == ("big",)
+    assert "big: over 50 MB, so kiln leaves it out of the diff" in describe_exec(one_file)
+    assert "big" not in await sandbox.changed_files()
 
     many_files = await sandbox.exec(
         "for i in $(seq 100); do head -c 20000000 /dev/zero > f$i; done", timeout=60
@@ -46,7 +51,7 @@ async def test_writing_forever_stops_at_the_disk_limit(
     assert not in_tmp.ok  # /tmp is as big as the limit (bubblewrap's tmpfs and Docker's)
 
     assert free_before - shutil.disk_usage(repo).free < 1024 * MB
-    assert sandbox.layout is not None and disk_used(sandbox.layout.root) < 700 * MB
+    assert sandbox.layout is not None and scan(sandbox.layout.root).used < 700 * MB
 
     # The session goes on: deleting works, and the earlier edit is still the diff.
     cleaned = await sandbox.exec("rm -f /workspace/big /workspace/f* && echo ok")

@@ -136,3 +136,30 @@ async def test_a_link_inside_the_repository_applies(host: Path, tmp_path: Path) 
     diff = sandbox_diff(host, tmp_path, "mkdir sub && ln -s ../a.txt sub/a-link")
     assert await apply_to_host(host, diff) == ["sub/a-link"]
     assert (host / "sub" / "a-link").is_symlink()
+
+
+NEW_FILE = (
+    "diff --git a/{p} b/{p}\nnew file mode 100644\nindex 0000000..257cc56\n"
+    "--- /dev/null\n+++ b/{p}\n@@ -0,0 +1 @@\n+foo\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("link", "path", "said"),
+    [
+        (".git", "docs/hooks/pre-commit", "docs/hooks/pre-commit (inside .git)"),
+        ("/tmp", "docs/planted", "through a link that leads outside the repository"),
+        ("../..", "docs/planted", "through a link that leads outside the repository"),
+        (None, ".GIT/config", ".GIT/config (inside .git)"),
+    ],
+)
+async def test_the_git_guard_follows_the_work_trees_links(
+    host: Path, link: str | None, path: str, said: str
+) -> None:
+    # A link of the person's own (untracked) that a diff could write through.
+    if link is not None:
+        (host / "docs").symlink_to(link)
+    with pytest.raises(UnsafePatch) as refused:
+        await apply_to_host(host, NEW_FILE.format(p=path))
+    assert said in refused.value.message
+    assert not (host / ".git" / "hooks" / "pre-commit").exists()
