@@ -8,6 +8,7 @@ so `--resume` can rebuild both the prompt and the workspace.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -51,10 +52,15 @@ CREATE TABLE IF NOT EXISTS tool_calls (
 CREATE TABLE IF NOT EXISTS approvals (
   session_id TEXT, request_id TEXT, action TEXT, summary TEXT, decision TEXT, reason TEXT,
   ts REAL, PRIMARY KEY (session_id, request_id));
+CREATE TABLE IF NOT EXISTS blobs (hash TEXT PRIMARY KEY, text TEXT);
 CREATE TABLE IF NOT EXISTS stops (
   session_id TEXT, ts REAL, status TEXT, stop_reason TEXT, summary TEXT, steps INTEGER,
   tool_calls INTEGER, cost_usd REAL, duration_s REAL);
 """
+# Texts at least this long (a file written whole, a long output) are kept once, in
+# `blobs`, and referred to by hash from the event, the tool call and the conversation.
+BLOB_MIN_CHARS = 2048
+BLOB_KEY = "$blob"
 # Columns added since the first schema; older databases get them on open.
 ADDED_COLUMNS = {"pid": "INTEGER", "run_steps": "INTEGER DEFAULT 0"}
 
@@ -104,7 +110,7 @@ class Store:
             return
         now = time.time()
         seq = self._next_seq(session_id)
-        data = json.dumps(event.to_dict())
+        data = self._pack(event.to_dict())
         with self.db:
             self.db.execute(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
@@ -156,14 +162,15 @@ class Store:
             x(
                 "INSERT OR REPLACE INTO tool_calls (session_id, call_id, name, arguments, "
                 "started) VALUES (?, ?, ?, ?, ?)",
-                (sid, event.call_id, event.name, json.dumps(event.arguments), now),
+                (sid, event.call_id, event.name, self._pack(event.arguments), now),
             )
         elif isinstance(event, ToolCallFinished):
             x(
                 "UPDATE tool_calls SET ok = ?, output = ?, duration_s = ?, exit_code = ? "
                 "WHERE session_id = ? AND call_id = ?",
-                (event.ok, event.output, event.duration_s, event.exit_code, sid, event.call_id),
-            )
+                (event.ok, self._pack(event.output), event.duration_s, event.exit_code, sid,
+                 event.call_id),
+            )  # fmt: skip
         elif isinstance(event, ApprovalRequested):
             x(
                 "INSERT OR REPLACE INTO approvals (session_id, request_id, action, summary, ts) "
@@ -193,7 +200,7 @@ class Store:
         with self.db:
             self.db.execute(
                 "UPDATE sessions SET messages = ?, diff = ?, updated = ? WHERE id = ?",
-                (json.dumps([_message_dict(m) for m in messages]), diff, time.time(), session_id),
+                (self._pack([_message_dict(m) for m in messages]), diff, time.time(), session_id),
             )
 
     # --- reading --------------------------------------------------------------------
@@ -220,7 +227,7 @@ class Store:
         rows = self.db.execute(
             "SELECT data FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
         ).fetchall()
-        return [json.loads(data) for (data,) in rows]
+        return [self._unpack(json.loads(data)) for (data,) in rows]
 
     def requests(self, session_id: str) -> list[dict[str, Any]]:
         cursor = self.db.execute(
@@ -235,7 +242,37 @@ class Store:
         ).fetchone()
         if row is None:
             return [], ""
-        return [_message_from(d) for d in json.loads(row[0] or "[]")], row[1] or ""
+        messages = self._unpack(json.loads(row[0] or "[]"))
+        return [_message_from(d) for d in messages], row[1] or ""
+
+    # --- big texts, once ------------------------------------------------------------
+
+    def _pack(self, value: Any) -> str:
+        """JSON of `value` with each long text stored once in `blobs`, referred to by hash."""
+        return json.dumps(self._blobbed(value))
+
+    def _blobbed(self, value: Any) -> Any:
+        if isinstance(value, str) and len(value) >= BLOB_MIN_CHARS:
+            digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+            self.db.execute("INSERT OR IGNORE INTO blobs VALUES (?, ?)", (digest, value))
+            return {BLOB_KEY: digest}
+        if isinstance(value, dict):
+            return {k: self._blobbed(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self._blobbed(v) for v in value]
+        return value
+
+    def _unpack(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            if len(value) == 1 and BLOB_KEY in value:
+                row = self.db.execute(
+                    "SELECT text FROM blobs WHERE hash = ?", (value[BLOB_KEY],)
+                ).fetchone()
+                return row[0] if row else ""
+            return {k: self._unpack(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._unpack(v) for v in value]
+        return value
 
 
 def _row(*columns: Any) -> SessionRow:

@@ -1,0 +1,44 @@
+"""Must hold: a big text (a file written whole, a long output) is stored once, not once per
+table that mentions it, and every reader gets it back whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent.events import SessionStarted, ToolCallFinished, ToolCallStarted
+from agent.llm.base import Message, ToolCall
+from agent.store.db import Store
+
+
+def test_a_big_file_written_is_kept_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "kiln.db")
+    content = "".join(f"line {i} of a big module\n" for i in range(40_000))  # about 1 MB
+    output = "x" * 300_000
+    args = {"path": "big.py", "content": content}
+    store.record("s1", SessionStarted("s1", "/repo", "write it", "m", "ask"))
+    store.record("s1", ToolCallStarted("c1", "write_file", args))
+    store.record("s1", ToolCallFinished("c1", "write_file", True, output, 0.1))
+    messages = [
+        Message("user", "write it"),
+        Message("assistant", "", tool_calls=(ToolCall("c1", "write_file", args),)),
+        Message("tool", output, tool_call_id="c1", name="write_file"),
+    ]
+    for _ in range(3):  # saved after every step
+        store.save_state("s1", messages, "")
+
+    stored = store.db.execute("SELECT SUM(LENGTH(text)) FROM blobs").fetchone()[0]
+    assert stored == len(content) + len(output)  # each big text once
+    elsewhere = sum(
+        store.db.execute(f"SELECT COALESCE(SUM(LENGTH({column})), 0) FROM {table}").fetchone()[0]
+        for table, column in (("events", "data"), ("tool_calls", "arguments"),
+                              ("tool_calls", "output"), ("sessions", "messages"))
+    )  # fmt: skip
+    assert elsewhere < 5_000
+
+    started = next(e for e in store.events("s1") if e["type"] == "tool_call_started")
+    assert started["arguments"]["content"] == content
+    back, _ = store.state("s1")
+    assert back[1].tool_calls[0].arguments["content"] == content and back[2].content == output
+    finished = next(e for e in store.events("s1") if e["type"] == "tool_call_finished")
+    assert finished["output"] == output
+    store.close()
