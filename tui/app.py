@@ -179,6 +179,8 @@ class KilnApp(App[int]):
         from agent.settings.resolve import NoModelConfigured
 
         side = self.main.side
+        if not self.resume:
+            await self._offer_trust()
         side.set_sandbox(f"starting {self.settings.sandbox.backend}…")
         try:
             if self.resume:
@@ -218,6 +220,31 @@ class KilnApp(App[int]):
             f"Working on {self.repo} in {self.commands.mode.value} mode."
         )
         return session
+
+    async def _offer_trust(self) -> None:
+        """The repository's .kiln.toml sets what kiln honours only from a trusted file: ask."""
+        from agent.settings import trust
+
+        wanted = trust.trust_would_honour(self.settings.ignored)
+        if not wanted:
+            return
+        from tui.screens.confirm import ConfirmScreen
+
+        shown = ", ".join(f"{key} = {value!r}" for key, value in list(wanted.items())[:4])
+        question = ConfirmScreen(
+            "Trust this repository's .kiln.toml?",
+            f"It sets {shown}: settings that loosen the sandbox or reach your machine. "
+            "kiln ignores them unless you trust this file as it is now (`kiln trust` does "
+            "the same; a changed file asks again).",
+            yes="Trust [y]",
+        )
+        if not await self.push_screen_wait(question):
+            return
+        from agent.settings.config import load_settings
+
+        trust.trust(self.repo)
+        self.settings = self.commands.settings = load_settings(self.repo, self.settings.flags)
+        await self.main.transcript.note(f"Trusted {self.repo / trust.REPO_FILE}.")
 
     @work(exclusive=True, group="install", exit_on_error=False)
     async def offer_local_install(self) -> None:

@@ -33,6 +33,7 @@ from tui.meter_state import MeterState
 
 if TYPE_CHECKING:
     from agent.session import Session
+    from agent.settings.config import Settings
 
 QUIT_WINDOW_S = 2.0
 KEYS_HELP = ["Ctrl+C interrupts a running step; Ctrl+D quits."]
@@ -70,6 +71,28 @@ class LineMode:
         self.session: Session | None = None
         self._quit = False
 
+    async def _trusted(self, launch: Launch) -> Settings:
+        """Ask to trust the repository's .kiln.toml when it sets what needs trust."""
+        from agent.settings import trust
+        from agent.settings.config import load_settings
+
+        wanted = trust.trust_would_honour(launch.settings.ignored)
+        if not wanted:
+            return launch.settings
+        shown = ", ".join(f"{key} = {value!r}" for key, value in wanted.items())
+        self.renderer.note(
+            f"This repository's .kiln.toml sets {shown}: settings that loosen the sandbox "
+            "or reach your machine, ignored unless you trust the file as it is now.",
+            "warning",
+        )
+        answer = await self.prompt.prompt_async("Trust it? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            return launch.settings
+        trust.trust(launch.repo)
+        settings = load_settings(launch.repo, launch.settings.flags)
+        self.commands.settings = settings
+        return settings
+
     async def run(self) -> int:
         """The REPL; a failure to start (no engine, no model) is one sentence (KilnError)."""
         from agent.session import Session
@@ -80,7 +103,7 @@ class LineMode:
             for event in list(session.events):
                 self.renderer.show(event)
         else:
-            session = Session(launch.settings, launch.repo, self.approver, launch.mode)
+            session = Session(await self._trusted(launch), launch.repo, self.approver, launch.mode)
         self.session = self.commands.session = session
         self.renderer.note(f"starting the {launch.settings.sandbox.backend} sandbox…")
         session.on_progress = lambda line: self.renderer.note(f"setup | {line}")

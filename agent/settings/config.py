@@ -56,6 +56,8 @@ class Settings:
     sources: dict[str, str] = field(default_factory=dict, compare=False)
     # dotted key -> the value a repository's untrusted file set, which kiln ignored
     ignored: dict[str, Any] = field(default_factory=dict, compare=False)
+    # the flags' layer, so the same settings can be loaded again (after `kiln trust`)
+    flags: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def main_model(self) -> ModelProfile | None:
@@ -117,7 +119,8 @@ def load_settings(
     _merge(raw, dict(overrides or {}), sources, "flag")
     if ignored:  # ignored, but still a mistake worth one sentence if it is one
         _build(dict(ignored), {key: layers[0][0] for key in ignored})
-    return dataclasses.replace(_build(raw, sources), ignored=ignored)
+    built = _build(raw, sources)
+    return dataclasses.replace(built, ignored=ignored, flags=dict(overrides or {}))
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -39,6 +39,11 @@ def why_ignored(key: str) -> str:
 REPO_FILE = ".kiln.toml"
 
 
+def trust_would_honour(ignored: dict[str, object]) -> dict[str, object]:
+    """Of what kiln ignored in a repository's file, what trusting it would honour."""
+    return {k: v for k, v in ignored.items() if not NEVER_FROM_REPO.match(k)}
+
+
 def trust_file() -> Path:
     return paths.config_dir() / "trusted.json"
 
