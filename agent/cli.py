@@ -95,6 +95,14 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     apply.set_defaults(handler="agent.vcs.apply_cli:main")
 
+    repo_map = sub.add_parser("map", help="print the repo map: the definitions that matter")
+    repo_map.add_argument("path", nargs="?", default=".", help="the repository (default: .)")
+    repo_map.add_argument("--tokens", type=int, default=1500, help="the budget (default 1500)")
+    repo_map.add_argument(
+        "--focus", nargs="+", metavar="FILE", help="files (or names) to rank the map towards"
+    )
+    repo_map.set_defaults(handler="agent.context.map_cli:main")
+
     scripted = sub.add_parser("serve-scripted", help="serve a scripted model on 127.0.0.1")
     scripted.add_argument("script", help="a JSON script of turns")
     scripted.add_argument("--port", type=int, default=0)
