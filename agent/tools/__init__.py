@@ -1,4 +1,4 @@
-"""The model's nine tools, by name. `specs()` is what the model is told; `call()` runs one."""
+"""The model's ten tools, by name. `specs()` is what the model is told; `call()` runs one."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from agent.tools.control import finish, update_plan
 from agent.tools.edits import edit_file, write_file
 from agent.tools.files import list_files, read_file, search
 from agent.tools.shell import run, run_tests
+from agent.tools.symbols import find_symbol
 
 TOOLS: dict[str, Tool] = {
     t.spec.name: t
@@ -17,6 +18,7 @@ TOOLS: dict[str, Tool] = {
         read_file,
         list_files,
         search,
+        find_symbol,
         edit_file,
         write_file,
         run,
@@ -26,7 +28,7 @@ TOOLS: dict[str, Tool] = {
     )
 }
 # Tools that do not change the workspace; everything else may.
-READ_ONLY = frozenset({"read_file", "list_files", "search", "update_plan", "finish"})
+READ_ONLY = frozenset({"read_file", "list_files", "search", "find_symbol", "update_plan", "finish"})
 
 
 def specs() -> list[ToolSpec]:

@@ -17,6 +17,7 @@ from agent.llm.base import ToolSpec
 from sandbox.base import Sandbox
 
 if TYPE_CHECKING:
+    from agent.context.index import RepoIndex
     from agent.settings.config import Settings
     from agent.tools.gate import ApprovalGate
     from agent.tools.testdigest import TestDigest
@@ -46,6 +47,8 @@ class ToolContext:
     emit: Callable[[Event], None] = lambda event: None
     # The longest a command may run; commands asking for more are capped here.
     max_command_timeout_s: float = 600.0
+    # The session's repository tags (find_symbol); made on first use when not given.
+    repo_index: RepoIndex | None = None
 
 
 ToolFunc = Callable[[ToolContext, dict[str, Any]], Awaitable[ToolResult]]

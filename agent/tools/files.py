@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from agent.context.tags import file_record
 from agent.tools.base import (
     ToolContext,
     ToolFailure,
@@ -16,6 +17,12 @@ from agent.tools.base import (
 )
 
 MAX_READ_LINES = 800
+# A file longer than this read without a range comes back as its first WINDOW_LINES
+# lines and an outline of the whole: the model picks the part it needs instead of
+# paying for 800 lines of which it reads twenty.
+BIG_FILE_LINES = 400
+WINDOW_LINES = 200
+MAX_OUTLINE_ENTRIES = 200
 MAX_READ_BYTES = 256 * 1024  # bigger files are read by line range
 MAX_LIST_ENTRIES = 400
 MAX_SEARCH_LINES = 150
@@ -41,7 +48,8 @@ async def read_text(ctx: ToolContext, path: str) -> str:
 
 @tool(
     "read_file",
-    "Read a text file with line numbers. For long files give start_line/end_line.",
+    "Read a text file with line numbers. A long file read whole comes back as its first "
+    "lines and an outline of its definitions; then give start_line/end_line.",
     {
         "path": {"type": "string", "description": "relative to the repository root"},
         "start_line": {"type": "integer", "description": "first line, 1-based"},
@@ -53,8 +61,11 @@ async def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     path = workspace_path(args.get("path"))
     text = await read_text(ctx, path)
     lines = text.splitlines()
-    start = max(1, arg_int(args, "start_line") or 1)
-    end = min(len(lines), arg_int(args, "end_line") or len(lines))
+    asked_start, asked_end = arg_int(args, "start_line"), arg_int(args, "end_line")
+    if asked_start is None and asked_end is None and len(lines) > BIG_FILE_LINES:
+        return _window_and_outline(path, text, lines)
+    start = max(1, asked_start or 1)
+    end = min(len(lines), asked_end or len(lines))
     if lines and start > len(lines):
         raise ToolFailure(
             f"{path} has only {len(lines)} lines; start_line {start} is past its end."
@@ -76,6 +87,23 @@ async def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             f"read on with start_line={shown_end + 1}]"
         )
     return ToolResult(True, output, truncated=truncated)
+
+
+def _window_and_outline(path: str, text: str, lines: list[str]) -> ToolResult:
+    window = "\n".join(f"{n:>5}\t{lines[n - 1]}" for n in range(1, WINDOW_LINES + 1))
+    definitions = file_record(path, text.encode("utf-8"))[0]
+    parts = [window, f"[showing lines 1-{WINDOW_LINES} of {len(lines)}]"]
+    if definitions:
+        shown = definitions[:MAX_OUTLINE_ENTRIES]
+        outline = "\n".join(f"{d[2]:>5}-{d[3]:<5} {d[4]}" for d in shown)
+        more = len(definitions) - len(shown)
+        tail = f"\n[{more} more definitions]" if more else ""
+        parts.append(f"[outline of {path}: first line-last line, definition]\n{outline}{tail}")
+    parts.append(
+        f"[read any part with start_line and end_line, e.g. start_line={WINDOW_LINES + 1} "
+        f"end_line={min(len(lines), 2 * WINDOW_LINES)}]"
+    )
+    return ToolResult(True, "\n".join(parts), truncated=True)
 
 
 @tool(
