@@ -86,7 +86,15 @@ def _build_parser() -> argparse.ArgumentParser:
     sessions = sub.add_parser("sessions", help="stored sessions")
     sessions.add_argument("action", choices=["list", "show", "export"])
     sessions.add_argument("id", nargs="?")
+    sessions.add_argument(
+        "--requests", action="store_true", help="show: every model request, whole"
+    )
     sessions.set_defaults(handler="agent.store.cli:main")
+
+    cost = sub.add_parser("cost", help="what a stored session cost, per step and per model")
+    cost.add_argument("--session", metavar="ID", help="a session id, a prefix or 'last' (default)")
+    cost.add_argument("--json", action="store_true", help="one JSON object instead of a table")
+    cost.set_defaults(handler="agent.cost.cli:main")
 
     apply = sub.add_parser("apply", help="write a stored session's changes to its repository")
     apply.add_argument("session", help="a session id (or a unique prefix, or 'last')")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from agent.approval import Mode
 from agent.errors import Busy, KilnError
 from agent.events import Applied, Event, ModeChanged, ModelChanged, Usage
-from agent.present import changes_summary, cost_lines
+from agent.present import changes_summary, cost_lines, cost_text
 from agent.settings.config import Settings
 
 if TYPE_CHECKING:
@@ -249,7 +249,7 @@ class Commands:
         rows = await asyncio.to_thread(_stored_sessions)
         lines = [
             f"{r.id}  {time.strftime('%Y-%m-%d %H:%M', time.localtime(r.updated))}  "
-            f"{r.status or 'open':11} {r.steps:>4} steps  ${r.cost_usd:.4f}  {r.title[:50]}"
+            f"{r.status or 'open':11} {r.steps:>4} steps  {cost_text(r.cost_usd, 0)}  {r.title[:50]}"
             for r in rows
         ]
         lines.append("Reopen one with `kiln --resume ID` (or `kiln chat --plain --resume ID`).")

@@ -205,7 +205,7 @@ class UsageUpdated(Event):
 
     total: Usage
     last: Usage
-    cost_usd: float
+    cost_usd: float | None  # None: a model's price is unknown (its tokens still count)
     estimated: bool = False
     ttft_s: float | None = None
     duration_s: float | None = None
@@ -223,6 +223,16 @@ class Notice(Event):
 
     message: str
     level: str = "info"
+
+
+@dataclass(frozen=True)
+class BudgetWarning(Notice):
+    """A budget of the session is 80% used (dollars or tokens); the run goes on until it is
+    all spent. A Notice, so every front end shows its message; the meter's bar turns."""
+
+    budget: str = "usd"  # "usd" | "tokens"
+    used: float = 0.0
+    limit: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -257,5 +267,5 @@ class Finished(Event):
     steps: int = 0
     tool_calls: int = 0
     usage: Usage = field(default_factory=Usage)
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0  # None: a model's price is unknown
     duration_s: float = 0.0

@@ -48,15 +48,25 @@ def human_duration(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def cost_text(cost_usd: float, budget_usd: float) -> str:
-    """`$0.0123`, or against a budget `$0.0123 / $0.5000`."""
+UNKNOWN_COST = "cost unknown"  # a model with no known price: never shown as $0.00
+
+
+def cost_text(cost_usd: float | None, budget_usd: float) -> str:
+    """`$0.0123`, or against a budget `$0.0123 / $0.5000`; `cost unknown` with no price."""
+    if cost_usd is None:
+        return UNKNOWN_COST
     digits = 2 if max(cost_usd, budget_usd) >= 1 else 4
     spent = f"${cost_usd:.{digits}f}"
     return f"{spent} / ${budget_usd:.{digits}f}" if budget_usd > 0 else spent
 
 
 def cost_lines(
-    model: str, steps: int, elapsed_s: float, usage: Usage, cost_usd: float, budget_usd: float
+    model: str,
+    steps: int,
+    elapsed_s: float,
+    usage: Usage,
+    cost_usd: float | None,
+    budget_usd: float,
 ) -> list[str]:
     """The /cost answer."""
     u = usage
@@ -68,13 +78,13 @@ def cost_lines(
     ]
 
 
-def format_usage(usage: Usage, cost_usd: float) -> str:
+def format_usage(usage: Usage, cost_usd: float | None) -> str:
     """One line for people: `12.3k in (80% cached) · 1.2k out · $0.0123`."""
     parts = [f"{human_tokens(usage.prompt_total)} in"]
     if usage.prompt_total:
         parts[0] += f" ({usage.cache_hit_ratio:.0%} cached)"
     parts.append(f"{human_tokens(usage.output)} out")
-    parts.append(f"${cost_usd:.4f}")
+    parts.append(UNKNOWN_COST if cost_usd is None else f"${cost_usd:.4f}")
     return " · ".join(parts)
 
 

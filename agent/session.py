@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ from agent import tools
 from agent.approval import Action, Approver, Mode
 from agent.boundary import one_sentence, start_sandbox
 from agent.cost.meter import Meter
+from agent.cost.pricing import pricing_for
 from agent.errors import Busy, KilnError
 from agent.events import Applied, Checkpointed, Event, Finished, Notice, SessionStarted, Usage
 from agent.llm.base import ModelClient, ModelProfile
@@ -115,7 +117,8 @@ class Session:
         return self._deps.meter.total if self._deps else Usage()
 
     @property
-    def cost_usd(self) -> float:
+    def cost_usd(self) -> float | None:
+        """None while a model's price is unknown."""
         return self._deps.meter.cost_usd if self._deps else 0.0
 
     @property
@@ -192,9 +195,10 @@ class Session:
             client=self.client,
             tool_context=context,
             conversation=self.conversation,
-            meter=Meter(self.client.profile.prices),
+            meter=Meter(pricing_for(self.client.profile, self.settings)),
             policy=self.policy,
             before_change=self.wait_baseline,
+            on_request=functools.partial(self.store.record_request, self.session_id),
         )
         if self.test_command and not self.settings.tests.command and not self._restore_diff:
             await self._runnable_test_command()
@@ -422,7 +426,7 @@ class Session:
         old, self.client = self.client, await open_client(profile)
         if self._deps is not None:
             self._deps.client = self.client
-            self._deps.meter.prices = profile.prices
+            self._deps.meter.pricing = pricing_for(profile, self.settings)
         if old is not None:
             await old.aclose()
         return profile

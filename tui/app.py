@@ -92,6 +92,7 @@ class KilnApp(App[int]):
             model=profile.model if profile else "",
             mode=mode.value,
             budget_usd=settings.limits.budget_usd,
+            max_tokens=settings.limits.max_tokens,
         )
         self.commands = Commands(settings, mode, KEYS_HELP)
         self.session: Session | None = None

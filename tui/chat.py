@@ -60,6 +60,7 @@ class LineMode:
             model=profile.model if profile else "",
             mode=launch.mode.value,
             budget_usd=launch.settings.limits.budget_usd,
+            max_tokens=launch.settings.limits.max_tokens,
         )
         self.renderer = LineRenderer(self.console, self.meter)
         self.approver = LineApprover(self.renderer)

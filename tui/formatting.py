@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
-from agent.present import short_arguments
+from agent.present import cost_text, short_arguments
 
 OUTPUT_LINES = 40  # a tool's output is cut to its last lines in the transcript
 FAILING_SHOWN = 20
@@ -52,5 +52,5 @@ def finished_summary(done: Finished) -> str:
     head = done.status if reason == done.status else f"{done.status}: {reason}"
     return (
         f"{head} · {done.steps} steps · {done.tool_calls} tool calls · "
-        f"${done.cost_usd:.4f} · {done.duration_s:.1f}s"
+        f"{cost_text(done.cost_usd, 0)} · {done.duration_s:.1f}s"
     )

@@ -2,6 +2,8 @@
 
 While text streams the output count moves on an estimate (about four characters per
 token); each `UsageUpdated` from the server replaces the estimate with real figures.
+A model with no known price shows its cost as unknown; the budget bar then follows the
+token budget, if there is one. The bar turns at 80% of either budget (`BudgetWarning`).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.events import (
+    BudgetWarning,
     Event,
     Finished,
     ModeChanged,
@@ -24,7 +27,7 @@ from agent.present import CHARS_PER_TOKEN, cost_text, human_duration, human_toke
 
 __all__ = ["MeterState", "human_duration", "human_tokens"]
 
-WARN_AT = 0.8
+WARN_AT = 0.8  # as agent.cost.meter's, not imported: the first frame needs no price table
 
 
 @dataclass
@@ -33,8 +36,10 @@ class MeterState:
     mode: str = ""
     backend: str = ""  # the sandbox: docker, or bwrap when no engine runs
     budget_usd: float = 0.0
+    max_tokens: int = 0  # the token budget; 0: none
     usage: Usage = field(default_factory=Usage)
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0  # None: unknown (a model kiln has no price for)
+    warned: bool = False  # a BudgetWarning came
     steps: int = 0
     streamed_chars: int = 0  # text seen since the last server figures
     elapsed_s: float = 0.0
@@ -49,14 +54,18 @@ class MeterState:
 
     @property
     def budget_fraction(self) -> float | None:
-        if self.budget_usd <= 0:
-            return None
-        return min(self.cost_usd / self.budget_usd, 1.0)
+        """The larger share used of the budgets that can be measured; None: no bar."""
+        shares = []
+        if self.budget_usd > 0 and self.cost_usd is not None:
+            shares.append(self.cost_usd / self.budget_usd)
+        if self.max_tokens > 0:
+            shares.append((self.usage.prompt_total + self.output_tokens) / self.max_tokens)
+        return min(max(shares), 1.0) if shares else None
 
     @property
     def over_warning(self) -> bool:
         fraction = self.budget_fraction
-        return fraction is not None and fraction >= WARN_AT
+        return self.warned or (fraction is not None and fraction >= WARN_AT)
 
     def apply(self, event: Event) -> bool:
         """Fold one event in; True when something the meter shows changed."""
@@ -76,9 +85,14 @@ class MeterState:
             self.mode = event.mode
         elif isinstance(event, ModelChanged):
             self.model = event.model
+        elif isinstance(event, BudgetWarning):
+            self.warned = True
         elif isinstance(event, Finished):
             self.usage = event.usage if event.usage.prompt_total else self.usage
-            self.cost_usd = max(self.cost_usd, event.cost_usd)
+            if event.cost_usd is None or self.cost_usd is None:
+                self.cost_usd = None
+            else:
+                self.cost_usd = max(self.cost_usd, event.cost_usd)
             self.steps = max(self.steps, event.steps)
             self.streamed_chars = 0
         else:

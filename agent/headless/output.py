@@ -93,7 +93,8 @@ def final_report(
         "applied": applied,
         "usage": usage_dict(usage),
         "usage_line": format_usage(usage, finished.cost_usd),
-        "cost_usd": finished.cost_usd,
+        "cost_usd": finished.cost_usd,  # null when a model's price is unknown
+        "cost_known": finished.cost_usd is not None,
         "steps": finished.steps,
         "tool_calls": finished.tool_calls,
         "duration_s": round(duration_s, 3),
@@ -131,6 +132,7 @@ def early_report(
         "usage": usage_dict(Usage()),
         "usage_line": "",
         "cost_usd": 0.0,
+        "cost_known": True,
         "steps": 0,
         "tool_calls": 0,
         "duration_s": round(duration_s, 3),

@@ -114,7 +114,10 @@ class ModelProfile:
     context_window: int = 32768
     max_output_tokens: int = 4096
     tool_protocol: str = "auto"  # "native" | "text" | "auto" (native, recovering text calls)
-    prices: Prices = field(default_factory=Prices)
+    prices: Prices = field(default_factory=Prices)  # all 0 and not set: kiln's price table
+    # US dollars per hour of request wall time, for a model served on hardware paid by the
+    # hour (a rented GPU); on top of the token prices, usually with those left at 0.
+    price_per_hour: float = 0.0
     request_timeout_s: float = 300.0
     max_retries: int = 5
     # Sampling temperature sent with each request; below 0 sends none (the server decides).

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from agent import tools
 from agent.cost.meter import Meter
+from agent.cost.request import OnRequest
 from agent.events import Event, Phase, PhaseChanged
 from agent.llm.base import ModelClient
 from agent.prompts.conversation import Conversation
@@ -31,6 +32,7 @@ class LoopDeps:
     before_change: Callable[[], Awaitable[None]]  # e.g. wait for the baseline test run
     phase: Phase = Phase.PLAN
     last_diff: str = ""
+    on_request: OnRequest | None = None  # the store: what the model saw at each request
 
 
 @dataclass

@@ -106,7 +106,7 @@ async def _step(run: Run) -> None:
     state.steps += 1
     run.emit(TurnStarted(state.steps))
     completion = await request_turn(run)
-    deps.meter.add(completion.usage)
+    deps.meter.add(completion.usage, completion.duration_s)
     run.emit(
         UsageUpdated(
             deps.meter.total,
@@ -116,6 +116,8 @@ async def _step(run: Run) -> None:
             duration_s=completion.duration_s,
         )
     )
+    for said in deps.meter.budget_events(run.settings.limits):  # 80% of a budget, once
+        run.emit(said)
     message = completion.message
     if message.content.strip():
         run.emit(AssistantMessage(message.content))

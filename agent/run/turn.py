@@ -18,7 +18,8 @@ async def request_turn(run: Run) -> Completion:
     deps, emit = run.deps, run.emit
     streamed = ""
     last_estimate = time.monotonic()
-    async for event in deps.client.stream(deps.conversation.messages(), tools.specs()):
+    sent = deps.conversation.messages()
+    async for event in deps.client.stream(sent, tools.specs()):
         if isinstance(event, TextChunk):
             streamed += event.text
             emit(TextDelta(event.text))
@@ -34,6 +35,8 @@ async def request_turn(run: Run) -> Completion:
                 )
             )
         elif isinstance(event, Completion):
+            if deps.on_request is not None:  # kept before its UsageUpdated (the store pairs them)
+                deps.on_request(deps.meter.request(run.state.steps, sent, tools.specs(), event))
             return event
         if streamed and time.monotonic() - last_estimate >= ESTIMATE_EVERY_S:
             last_estimate = time.monotonic()

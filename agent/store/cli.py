@@ -1,4 +1,6 @@
-"""`kiln sessions list | show ID | export ID`: the stored sessions, for people and scripts."""
+"""`kiln sessions list | show ID [--requests] | export ID`: the stored sessions, for people
+and scripts. `--requests` prints every model request whole: each message as it was sent,
+the tool schemas' names, and the reply."""
 
 from __future__ import annotations
 
@@ -6,8 +8,10 @@ import argparse
 import datetime
 import json
 import sys
+from typing import Any
 
 from agent.errors import UsageError
+from agent.present import cost_text
 from agent.store.db import SessionRow, Store
 
 
@@ -27,7 +31,11 @@ def main(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"No single stored session matches {args.id!r}; see `kiln sessions list`."
             )
-        return _show(store, row) if args.action == "show" else _export(store, row)
+        if args.action == "export":
+            return _export(store, row)
+        if getattr(args, "requests", False):
+            return _show_requests(store, row)
+        return _show(store, row)
     finally:
         store.close()
 
@@ -52,7 +60,7 @@ def _show(store: Store, row: SessionRow) -> int:
     print(f"model     {row.model}   mode {row.mode}")
     print(f"task      {row.title}")
     print(f"status    {row.status or 'open'} ({row.stop_reason or '-'}), {row.steps} steps")
-    print(f"usage     {row.tokens} tokens, ${row.cost_usd:.4f}")
+    print(f"usage     {row.tokens} tokens, {cost_text(row.cost_usd, 0)}")
     requests = store.requests(row.id)
     if requests:
         cached = sum(r["cached"] for r in requests)
@@ -86,6 +94,40 @@ def _show(store: Store, row: SessionRow) -> int:
                 f"  finished: {event['status']} ({event['stop_reason']}) {event['summary'][:200]}"
             )
     return 0
+
+
+def _show_requests(store: Store, row: SessionRow) -> int:
+    """Exactly what the model saw at each request, and what it answered."""
+    print(f"session {row.id}  {row.title[:60]}")
+    for number, (request, exchange) in enumerate(
+        zip(store.requests(row.id), store.exchanges(row.id), strict=True), 1
+    ):
+        cost = cost_text(request["cost_usd"] if request["model"] else None, 0)
+        print(
+            f"\n=== request {number} · step {request['step'] or '-'} · {request['role'] or 'main'}"
+            f" · {request['model'] or '(model not recorded)'} · {request['uncached']} uncached,"
+            f" {request['cached']} cached, {request['cache_write']} cache-write in,"
+            f" {request['output']} out · {cost}"
+        )
+        if exchange["messages"] is None:
+            print("(stored before kiln kept each request's messages)")
+            continue
+        tools = exchange["tools"] or []
+        print(f"--- tools ({len(tools)}): {', '.join(t['name'] for t in tools) or '(none)'}")
+        for index, message in enumerate(exchange["messages"], 1):
+            _print_message(f"{index} {message['role']}", message)
+        if exchange["reply"] is not None:
+            _print_message("reply", exchange["reply"])
+    return 0
+
+
+def _print_message(head: str, message: dict[str, Any]) -> None:
+    extra = f" (result of {message['tool_call_id']})" if message.get("tool_call_id") else ""
+    print(f"--- [{head}]{extra}")
+    if message.get("content"):
+        print(message["content"])
+    for call in message.get("tool_calls") or []:
+        print(f"→ {call['name']} {json.dumps(call['arguments'])} (id {call['id']})")
 
 
 def _export(store: Store, row: SessionRow) -> int:

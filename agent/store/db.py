@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent.cost.request import ModelRequest
 from agent.events import (
     ApprovalRequested,
     ApprovalResolved,
@@ -29,9 +30,10 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
     TurnStarted,
+    Usage,
     UsageUpdated,
 )
-from agent.llm.base import Message, ToolCall
+from agent.llm.base import Message, ToolCall, ToolSpec
 from agent.settings import paths
 
 SCHEMA = """
@@ -45,7 +47,8 @@ CREATE TABLE IF NOT EXISTS events (
   session_id TEXT, seq INTEGER, ts REAL, type TEXT, data TEXT, PRIMARY KEY (session_id, seq));
 CREATE TABLE IF NOT EXISTS requests (
   session_id TEXT, ts REAL, uncached INTEGER, cached INTEGER, cache_write INTEGER,
-  output INTEGER, ttft_s REAL, duration_s REAL, cost_usd REAL);
+  output INTEGER, ttft_s REAL, duration_s REAL, cost_usd REAL, step INTEGER, role TEXT,
+  model TEXT, messages TEXT, tools TEXT, reply TEXT);
 CREATE TABLE IF NOT EXISTS tool_calls (
   session_id TEXT, call_id TEXT, name TEXT, arguments TEXT, ok INTEGER, output TEXT,
   duration_s REAL, exit_code INTEGER, started REAL, PRIMARY KEY (session_id, call_id));
@@ -61,8 +64,20 @@ CREATE TABLE IF NOT EXISTS stops (
 # `blobs`, and referred to by hash from the event, the tool call and the conversation.
 BLOB_MIN_CHARS = 2048
 BLOB_KEY = "$blob"
-# Columns added since the first schema; older databases get them on open.
-ADDED_COLUMNS = {"pid": "INTEGER", "run_steps": "INTEGER DEFAULT 0"}
+# Columns added since the first schema, by table; older databases get them on open.
+# A request's cost_usd is its own (NULL: the price was unknown); rows from before `model`
+# existed hold the session's running total there instead.
+ADDED_COLUMNS = {
+    "sessions": {"pid": "INTEGER", "run_steps": "INTEGER DEFAULT 0"},
+    "requests": {
+        "step": "INTEGER",
+        "role": "TEXT",
+        "model": "TEXT",
+        "messages": "TEXT",  # a JSON list of message hashes (blobs), system prompt first
+        "tools": "TEXT",  # the hash of the tool schemas sent
+        "reply": "TEXT",  # the hash of the reply
+    },
+}
 
 
 def default_path() -> Path:
@@ -81,7 +96,7 @@ class SessionRow:
     status: str
     stop_reason: str
     steps: int
-    cost_usd: float
+    cost_usd: float | None  # None: a model's price was unknown
     tokens: int
 
 
@@ -92,11 +107,15 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
-        have = {row[1] for row in self.db.execute("PRAGMA table_info(sessions)")}
-        for name, kind in ADDED_COLUMNS.items():
-            if name not in have:
-                self.db.execute(f"ALTER TABLE sessions ADD COLUMN {name} {kind}")
+        for table, columns in ADDED_COLUMNS.items():
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            for name, kind in columns.items():
+                if name not in have:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
         self._seq: dict[str, int] = {}
+        # The usage of the request recorded last, per session: its UsageUpdated follows and
+        # adds no second row. A request nobody recorded (no hook) still gets a row from it.
+        self._awaiting_usage: dict[str, Usage] = {}
 
     def close(self) -> None:
         self.db.close()
@@ -146,11 +165,13 @@ class Store:
             )
         elif isinstance(event, UsageUpdated):
             u = event.last
-            x(
-                "INSERT INTO requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (sid, now, u.uncached_input, u.cached_input, u.cache_write, u.output,
-                 event.ttft_s, event.duration_s, event.cost_usd),
-            )  # fmt: skip
+            if self._awaiting_usage.pop(sid, None) != u:
+                x(
+                    "INSERT INTO requests (session_id, ts, uncached, cached, cache_write, "
+                    "output, ttft_s, duration_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (sid, now, u.uncached_input, u.cached_input, u.cache_write, u.output,
+                     event.ttft_s, event.duration_s),
+                )  # fmt: skip
             t = event.total
             x(
                 "UPDATE sessions SET updated = ?, uncached = ?, cached = ?, cache_write = ?, "
@@ -195,6 +216,37 @@ class Store:
                 (now, event.status, event.stop_reason.value, event.steps, sid),
             )
 
+    def record_request(self, session_id: str, request: ModelRequest) -> None:
+        """One model request: its usage and price, and what the model saw and said. Each
+        message is kept once, by hash, so a request costs its new messages, not its prefix."""
+        u = request.usage
+        with self.db:
+            hashes = [self._kept(_message_dict(m)) for m in request.messages]
+            tools = self._kept([_spec_dict(t) for t in request.tools])
+            self.db.execute(
+                "INSERT INTO requests (session_id, ts, uncached, cached, cache_write, output, "
+                "ttft_s, duration_s, cost_usd, step, role, model, messages, tools, reply) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, time.time(), u.uncached_input, u.cached_input, u.cache_write,
+                 u.output, request.ttft_s, request.duration_s, request.cost_usd, request.step,
+                 request.role, request.model, json.dumps(hashes), tools,
+                 self._kept(_message_dict(request.reply))),
+            )  # fmt: skip
+        self._awaiting_usage[session_id] = u
+
+    def _kept(self, value: Any) -> str:
+        """Store `value` (its long texts as their own blobs) once; returns its hash."""
+        packed = self._pack(value)
+        digest = hashlib.sha256(packed.encode("utf-8", "surrogatepass")).hexdigest()
+        self.db.execute("INSERT OR IGNORE INTO blobs VALUES (?, ?)", (digest, packed))
+        return digest
+
+    def _kept_value(self, digest: str | None) -> Any:
+        if not digest:
+            return None
+        row = self.db.execute("SELECT text FROM blobs WHERE hash = ?", (digest,)).fetchone()
+        return self._unpack(json.loads(row[0])) if row else None
+
     def save_state(self, session_id: str, messages: list[Message], diff: str) -> None:
         """The conversation and the workspace diff, what `--resume` needs to carry on."""
         with self.db:
@@ -230,11 +282,30 @@ class Store:
         return [self._unpack(json.loads(data)) for (data,) in rows]
 
     def requests(self, session_id: str) -> list[dict[str, Any]]:
+        """Each request's usage, price, step, role and model, in order (hashes left out)."""
         cursor = self.db.execute(
-            "SELECT * FROM requests WHERE session_id = ? ORDER BY ts", (session_id,)
+            "SELECT session_id, ts, uncached, cached, cache_write, output, ttft_s, duration_s, "
+            "cost_usd, step, role, model FROM requests WHERE session_id = ? ORDER BY rowid",
+            (session_id,),
         )
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def exchanges(self, session_id: str) -> list[dict[str, Any]]:
+        """What each request sent (messages and tool schemas) and got back, in order; None
+        for requests recorded before kiln kept them."""
+        rows = self.db.execute(
+            "SELECT messages, tools, reply FROM requests WHERE session_id = ? ORDER BY rowid",
+            (session_id,),
+        ).fetchall()
+        return [
+            {
+                "messages": [self._kept_value(h) for h in json.loads(hashes)] if hashes else None,
+                "tools": self._kept_value(tools),
+                "reply": self._kept_value(reply),
+            }
+            for hashes, tools, reply in rows
+        ]
 
     def state(self, session_id: str) -> tuple[list[Message], str]:
         row = self.db.execute(
@@ -297,7 +368,7 @@ def _live_status(status: str, pid: int | None) -> str:
 
 
 def _message_dict(message: Message) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "role": message.role,
         "content": message.content,
         "tool_calls": [
@@ -306,6 +377,13 @@ def _message_dict(message: Message) -> dict[str, Any]:
         "tool_call_id": message.tool_call_id,
         "name": message.name,
     }
+    if message.cache_breakpoint:  # part of what was sent (Anthropic's cache_control)
+        data["cache_breakpoint"] = True
+    return data
+
+
+def _spec_dict(spec: ToolSpec) -> dict[str, Any]:
+    return {"name": spec.name, "description": spec.description, "parameters": spec.parameters}
 
 
 def _message_from(data: dict[str, Any]) -> Message:

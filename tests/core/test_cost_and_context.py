@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from agent.cost.meter import Meter
+from agent.cost.pricing import Pricing
 from agent.events import StopReason, Usage
 from agent.llm.base import Message, Prices, ToolCall
 from agent.present import format_usage
@@ -9,7 +10,7 @@ from agent.settings.config import Limits
 
 
 def test_meter_sums_and_prices_every_kind_of_token() -> None:
-    meter = Meter(Prices(input=3.0, cached_input=0.3, cache_write=3.75, output=15.0))
+    meter = Meter(Pricing("m", Prices(input=3.0, cached_input=0.3, cache_write=3.75, output=15.0)))
     meter.add(Usage(uncached_input=1000, cached_input=0, cache_write=2000, output=100))
     meter.add(Usage(uncached_input=100, cached_input=3000, output=50))
     assert meter.total == Usage(1100, 3000, 2000, 150)
@@ -19,7 +20,7 @@ def test_meter_sums_and_prices_every_kind_of_token() -> None:
 
 
 def test_budgets() -> None:
-    meter = Meter(Prices(input=1_000_000.0))
+    meter = Meter(Pricing("m", Prices(input=1_000_000.0)))
     assert meter.over_budget(Limits(budget_usd=1.0)) is None
     meter.add(Usage(uncached_input=2))
     assert meter.over_budget(Limits(budget_usd=1.0)) is StopReason.DOLLAR_BUDGET
