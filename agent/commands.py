@@ -232,7 +232,8 @@ class Commands:
         yield Say("Commit review is coming later; it is not in this build yet.", "warning")
 
     async def _cmd_compact(self, arg: str) -> AsyncIterator[Output]:
-        yield Say("Compaction on demand is coming later; it is not in this build yet.", "warning")
+        async for event in self._idle().compact():
+            yield event
 
     async def _cmd_cost(self, arg: str) -> AsyncIterator[Output]:
         budget = self.settings.limits.budget_usd

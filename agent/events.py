@@ -200,6 +200,27 @@ class TestsRan(Event):
 
 
 @dataclass(frozen=True)
+class Compacted(Event):
+    """The conversation was made smaller to fit the model's context window."""
+
+    tier: int  # 1: old tool outputs became stubs; 2: older turns became a summary
+    compacted: int  # messages stubbed or summarised
+    kept: tuple[str, ...]  # what stayed word for word
+    tokens_before: int
+    tokens_after: int
+    window: int
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class WindowUsed(Event):
+    """How full the context window is for the request about to be sent."""
+
+    tokens: int
+    window: int
+
+
+@dataclass(frozen=True)
 class UsageUpdated(Event):
     """Cumulative usage of the session; `estimated` while tokens still stream."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.events import PlanStatus, Usage
+from agent.events import Compacted, PlanStatus, Usage
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
 PLAN_MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}
@@ -125,3 +125,13 @@ def flag_config(summary: str, paths: list[str]) -> str:
 
 def changes_summary(diff: str) -> str:
     return f"{diff_stats(diff)['files']} files"
+
+
+def compacted_line(event: Compacted) -> str:
+    """One line for a compaction, the same in every front end."""
+    what = "old tool outputs shortened" if event.tier == 1 else "older turns summarised"
+    return (
+        f"Compacted the conversation ({what}: {event.compacted} messages): "
+        f"{human_tokens(event.tokens_before)} -> {human_tokens(event.tokens_after)} tokens of "
+        f"a {human_tokens(event.window)} window; kept word for word: {', '.join(event.kept)}."
+    )

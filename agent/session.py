@@ -23,16 +23,22 @@ from pathlib import Path
 from agent import tools
 from agent.approval import Action, Approver, Mode
 from agent.boundary import one_sentence, start_sandbox
+from agent.context.index import RepoIndex
+from agent.context.repomap import prompt_map
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
 from agent.errors import Busy, KilnError
 from agent.events import Applied, Checkpointed, Event, Finished, Notice, SessionStarted, Usage
 from agent.llm.base import ModelClient, ModelProfile
+from agent.llm.window import served_token_count, served_window
 from agent.present import changed_paths, flag_config
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy, policy_for
-from agent.run.core import Emit, LoopDeps
+from agent.prompts.rules import project_rules
+from agent.prompts.window import ANTHROPIC_WINDOW, Window
+from agent.run.core import Emit, LoopDeps, Run
 from agent.run.loop import drive
+from agent.run.room import make_room
 from agent.run.state import RunState
 from agent.settings import trust
 from agent.settings.config import Settings
@@ -89,6 +95,7 @@ class Session:
         self._task: asyncio.Task[object] | None = None  # the work of the stream being read
         # Said while starting (the bubblewrap fallback): front ends show these after start().
         self.start_notes: list[str] = []
+        self._stable: str | None = None  # project rules and the repo map, made at the start
         # Each line a long sandbox start prints (the repository's setup), for the front end.
         self.on_progress: Callable[[str], None] | None = None
         self._start_lock = asyncio.Lock()
@@ -165,8 +172,9 @@ class Session:
 
             self.client = await open_client(await resolve_profile(self.settings))
         self.policy = policy_for(self.client.profile)
-        if not self.conversation.history:
-            self.conversation.system = self.policy.system_prompt(self.repo.name, self.test_command)
+        # The repo map is made while the sandbox starts (a big repository's first map
+        # takes seconds); the system prompt waits for it, so it is final when first sent.
+        stable = asyncio.ensure_future(self._stable_extra())
         if self.sandbox is None:
             made: list[Sandbox] = []
             try:
@@ -178,8 +186,15 @@ class Session:
                 for box in made:  # nothing half-started stays behind; start() may be retried
                     with contextlib.suppress(Exception):
                         await box.close()
+                with contextlib.suppress(BaseException):
+                    await stable
                 raise
         assert self.sandbox is not None
+        extra = await stable
+        if not self.conversation.history:
+            self.conversation.system = self.policy.system_prompt(
+                self.repo.name, self.test_command, extra
+            )
         if self._restore_diff:
             await _reapply(self.sandbox, self._restore_diff)
         if self.store is None:
@@ -190,6 +205,7 @@ class Session:
             gate=self.gate,
             test_command=self.test_command,
             max_command_timeout_s=max(self.settings.tests.timeout_s, 60.0),
+            repo_index=RepoIndex.for_repository(self.repo),
         )
         self._deps = LoopDeps(
             client=self.client,
@@ -199,6 +215,7 @@ class Session:
             policy=self.policy,
             before_change=self.wait_baseline,
             on_request=functools.partial(self.store.record_request, self.session_id),
+            window=await self._window(),
         )
         if self.test_command and not self.settings.tests.command and not self._restore_diff:
             await self._runnable_test_command()
@@ -249,6 +266,17 @@ class Session:
                 f"kiln runs the tests with `{commands[chosen]}`.",
             )
 
+    async def _stable_extra(self) -> str:
+        """What follows the system prompt in the stable prefix: the project's rules and the
+        repo map, made once, so every request of the session starts with the same bytes."""
+        if self._stable is None:
+            tokens = self.settings.context.map_tokens if self.policy.name == "standard" else 0
+            rules = project_rules(self.repo)
+            repo_map = await asyncio.to_thread(prompt_map, self.repo, (), tokens) if tokens else ""
+            shown = f"## Repository map (definitions by file, most used first)\n\n{repo_map}"
+            self._stable = "\n\n".join(p for p in (rules, shown if repo_map else "") if p)
+        return self._stable
+
     def _use_test_command(self, command: str, why: str) -> None:
         """Run the tests with `command` from now on, and say so (to the model too)."""
         self.test_command = command
@@ -257,7 +285,9 @@ class Session:
         if self.conversation.history:
             self.conversation.add_feedback(f"[kiln] {why}")
         else:  # nothing sent yet: the system prompt itself names the command
-            self.conversation.system = self.policy.system_prompt(self.repo.name, command)
+            self.conversation.system = self.policy.system_prompt(
+                self.repo.name, command, self._stable or ""
+            )
         self.notice(why, "info")
 
     async def _test_command_from(self, task: str) -> None:
@@ -336,6 +366,45 @@ class Session:
                 with contextlib.suppress(BaseException):
                     await task
 
+    async def _window(self) -> Window:
+        """The model's context window: configured, else what its server declares, else
+        the profile's default; calibrated with the server's tokenizer where it has one."""
+        assert self.client is not None
+        profile = self.client.profile
+        tokens = profile.context_window
+        configured = "models.main.context_window" in self.settings.sources or (
+            tokens != ModelProfile().context_window  # a profile kiln made (the local model)
+        )
+        known = configured
+        if profile.provider == "anthropic" and not configured:
+            tokens, known = ANTHROPIC_WINDOW, True
+        elif profile.base_url and not configured:
+            served = await served_window(profile.base_url, profile.model)
+            tokens, known = (served, True) if served else (tokens, False)
+        window = Window(tokens, profile.max_output_tokens, self.settings.context.compact_at)
+        window.known = known
+        if profile.provider != "anthropic" and profile.base_url:
+            sample = self.conversation.system
+            counted = await served_token_count(profile.base_url, sample)
+            if counted:
+                window.calibrate(len(sample), counted)
+        return window
+
+    async def compact(self) -> AsyncIterator[Event]:
+        """/compact: summarise the conversation now, whatever its size."""
+        await self.start()
+        deps = self._deps
+        assert deps is not None
+        state = self.last_run or RunState(self.settings.limits)
+
+        async def work() -> None:
+            await make_room(Run(deps, state, self._emit), force=True)
+
+        async for event in self._stream(work):
+            yield event
+        if self.store is not None:
+            self.store.save_state(self.session_id, self.conversation.history, deps.last_diff)
+
     async def run(self, task: str) -> AsyncIterator[Event]:
         """One request: plan -> edit -> test -> correct, ending with a Finished event."""
         await self.start()
@@ -350,6 +419,7 @@ class Session:
 
         async def work() -> None:
             prompt = task
+            self.conversation.instructions.append(task)  # compaction keeps it word for word
             if not self.conversation.history:
                 await self._test_command_from(task)
                 sandbox = deps.tool_context.sandbox

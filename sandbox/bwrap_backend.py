@@ -93,6 +93,7 @@ class BwrapSandbox(WorkspaceSandbox):
         ]
         args += ["--bind", str(layout.copy), gitstate.WORKSPACE]
         args += ["--bind", str(layout.kiln_git), gitstate.KILN_GIT]
+        args += ["--ro-bind", str(layout.outputs), gitstate.OUTPUTS]
         objects = gitstate.repo_objects(self.repo)
         if objects is not None:
             args += ["--ro-bind", str(objects), gitstate.KILN_OBJECTS]

@@ -157,10 +157,12 @@ class WorkspaceSandbox:
                 f"{gitstate.WORKSPACE}/{safe_relpath(cwd)}" if cwd not in (".", "") else workdir
             )
         disk_limit = self.disk_limit
+        name = f"exec-{next(self._counter)}.log"
         capture = OutputCapture(
             self.config.output_cap_bytes,
-            layout.outputs / f"exec-{next(self._counter)}.log",
+            layout.outputs / name,
             file_cap=min(disk_limit // 4, 64 << 20),
+            shown_as=f"{gitstate.OUTPUTS}/{name} (page it with sed -n or grep)",
         )
         started = time.monotonic()
         stopped_by = ""

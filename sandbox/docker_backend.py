@@ -156,7 +156,11 @@ class DockerSandbox(WorkspaceSandbox):
         else:
             assert self.volume_name is not None
             workspace_mount = _mount(gitstate.WORKSPACE, self.volume_name, "volume")
-        mounts = [workspace_mount, _mount(gitstate.KILN_GIT, str(self.layout.kiln_git), "bind")]
+        mounts = [
+            workspace_mount,
+            _mount(gitstate.KILN_GIT, str(self.layout.kiln_git), "bind"),
+            _mount(gitstate.OUTPUTS, str(self.layout.outputs), "bind", read_only=True),
+        ]
         objects = gitstate.repo_objects(self.repo)
         if objects is not None:
             mounts.append(_mount(gitstate.KILN_OBJECTS, str(objects), "bind", read_only=True))

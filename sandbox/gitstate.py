@@ -21,6 +21,8 @@ KILN_GIT = "/kiln/git"
 # even if a command deletes /workspace/.git.
 KILN_OBJECTS = "/kiln/objects"
 WORKSPACE = "/workspace"
+# Commands' whole outputs, read-only inside: the model pages a cut output from there.
+OUTPUTS = "/kiln/outputs"
 
 # Stat fields that differ between the host and an overlay/copy (inode, device, ctime) must
 # not force git to rehash every file; size + mtime + mode are what we trust.

@@ -12,9 +12,10 @@ from typing import BinaryIO
 
 
 class OutputCapture:
-    def __init__(self, cap: int, path: Path, file_cap: int = 64 << 20) -> None:
+    def __init__(self, cap: int, path: Path, file_cap: int = 64 << 20, shown_as: str = "") -> None:
         self.cap = max(cap, 64)
         self.path = path
+        self.shown_as = shown_as or str(path)  # where the reader of the text can open it
         self.file_cap = file_cap
         self.total = 0
         self._head = bytearray()
@@ -56,7 +57,7 @@ class OutputCapture:
         tail = bytes(self._tail[-half:])
         omitted = self.total - len(self._head) - len(tail)
         kept = "full output" if self.total <= self.file_cap else f"its first {self.file_cap} bytes"
-        marker = f"\n[... {omitted} bytes omitted; {kept} in {self.path} ...]\n"
+        marker = f"\n[... {omitted} bytes omitted; {kept} in {self.shown_as} ...]\n"
         head_text = bytes(self._head).decode("utf-8", "replace")
         tail_text = tail.decode("utf-8", "replace")
         return head_text + marker + tail_text, True, str(self.path)

@@ -16,6 +16,7 @@ from rich.text import Text
 from agent.approval import Action, ApprovalRequest, Decision, Verdict
 from agent.events import (
     AssistantMessage,
+    Compacted,
     Event,
     FilesChanged,
     Finished,
@@ -27,7 +28,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agent.present import PLAN_MARKS, human_tokens
+from agent.present import PLAN_MARKS, compacted_line, human_tokens
 from tui.formatting import (
     APPLY_HINT,
     call_head,
@@ -85,6 +86,8 @@ class LineRenderer:
             self.note(f"phase: {event.phase.value}")
         elif isinstance(event, Notice):
             self.note(event.message, event.level)
+        elif isinstance(event, Compacted):
+            self.note(compacted_line(event))
         elif isinstance(event, Finished):
             self.note(finished_summary(event), "success" if event.status == "done" else "warning")
             if event.summary:
@@ -100,8 +103,8 @@ class LineRenderer:
         u = m.usage
         return (
             f"{m.model} · {m.mode} · in {human_tokens(u.uncached_input)} · cached "
-            f"{human_tokens(u.cached_input)} · out {human_tokens(m.output_tokens)} · cache "
-            f"{u.cache_hit_ratio:.0%} · {m.cost_text()} · step {m.steps}"
+            f"{human_tokens(u.cached_input)} · out {human_tokens(m.output_tokens)} · "
+            f"{m.cache_text()} · {m.cost_text()} · step {m.steps}"
         )
 
 

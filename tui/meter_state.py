@@ -22,6 +22,7 @@ from agent.events import (
     TurnStarted,
     Usage,
     UsageUpdated,
+    WindowUsed,
 )
 from agent.present import CHARS_PER_TOKEN, cost_text, human_duration, human_tokens
 
@@ -41,6 +42,7 @@ class MeterState:
     cost_usd: float | None = 0.0  # None: unknown (a model kiln has no price for)
     warned: bool = False  # a BudgetWarning came
     steps: int = 0
+    window_share: float | None = None  # how full the context window is; None: not known yet
     streamed_chars: int = 0  # text seen since the last server figures
     elapsed_s: float = 0.0
 
@@ -87,6 +89,8 @@ class MeterState:
             self.model = event.model
         elif isinstance(event, BudgetWarning):
             self.warned = True
+        elif isinstance(event, WindowUsed):
+            self.window_share = event.tokens / event.window if event.window else None
         elif isinstance(event, Finished):
             self.usage = event.usage if event.usage.prompt_total else self.usage
             if event.cost_usd is None or self.cost_usd is None:
@@ -98,6 +102,11 @@ class MeterState:
         else:
             return False
         return True
+
+    def cache_text(self) -> str:
+        """The cache-hit ratio, and how full the context window is once known."""
+        window = f" · ctx {self.window_share:.0%}" if self.window_share is not None else ""
+        return f"cache {self.usage.cache_hit_ratio:.0%}{window}"
 
     def cost_text(self) -> str:
         return cost_text(self.cost_usd, self.budget_usd)

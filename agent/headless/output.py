@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from agent.events import (
     Applied,
     ApprovalRequested,
+    Compacted,
     Event,
     FilesChanged,
     Finished,
@@ -19,7 +20,14 @@ from agent.events import (
     TurnStarted,
     Usage,
 )
-from agent.present import PLAN_MARKS, changed_paths, diff_stats, format_usage, short_arguments
+from agent.present import (
+    PLAN_MARKS,
+    changed_paths,
+    compacted_line,
+    diff_stats,
+    format_usage,
+    short_arguments,
+)
 from agent.tools.testdigest import TestDigest
 
 if TYPE_CHECKING:
@@ -45,6 +53,8 @@ def render_text(event: Event) -> str:
         return "\n".join(f"  {PLAN_MARKS[s.status]} {s.title}" for s in event.steps)
     if isinstance(event, Notice):
         return f"  note: {event.message}"
+    if isinstance(event, Compacted):
+        return f"  {compacted_line(event)}"
     if isinstance(event, Applied):
         return f"  applied: {', '.join(event.paths) or '(nothing)'}"
     if isinstance(event, ApprovalRequested):

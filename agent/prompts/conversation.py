@@ -6,8 +6,9 @@ volatile (times, counters) goes into the prefix, so every request after the firs
 the server's cache of everything before the newest messages. The system message carries
 `cache_breakpoint=True`: it is the end of the stable prefix (Anthropic `cache_control`).
 
-Room is left for a repo map (appended to the stable prefix, see prompts/system.py) and for
-compaction (which would replace the oldest history with a summary); neither is built yet.
+Compaction (prompts/compaction.py, run/room.py) is the one exception to "append-only": when
+the window fills, old outputs become stubs and older turns a summary, and the prefix is
+stable again from there.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class Conversation:
 
     system: str
     history: list[Message] = field(default_factory=list)
+    # The person's task and each later request, word for word: compaction keeps them.
+    instructions: list[str] = field(default_factory=list)
 
     def messages(self) -> list[Message]:
         return [Message("system", self.system, cache_breakpoint=True), *self.history]

@@ -34,8 +34,8 @@ class PromptPolicy:
 
     name = "standard"
 
-    def system_prompt(self, repo_name: str, test_command: str) -> str:
-        return system_prompt(repo_name, test_command)
+    def system_prompt(self, repo_name: str, test_command: str, stable_extra: str = "") -> str:
+        return system_prompt(repo_name, test_command, stable_extra)
 
     async def first_message(self, task: str, baseline: Baseline, sandbox: Sandbox) -> str:
         return task
@@ -51,8 +51,8 @@ class PromptPolicy:
 class SmallModelPolicy(PromptPolicy):
     name = "small model"
 
-    def system_prompt(self, repo_name: str, test_command: str) -> str:
-        return system_prompt(repo_name, test_command, base=SMALL_MODEL_PROMPT)
+    def system_prompt(self, repo_name: str, test_command: str, stable_extra: str = "") -> str:
+        return system_prompt(repo_name, test_command, stable_extra, base=SMALL_MODEL_PROMPT)
 
     async def first_message(self, task: str, baseline: Baseline, sandbox: Sandbox) -> str:
         return await briefing(task, await baseline(), sandbox)

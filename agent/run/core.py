@@ -13,6 +13,7 @@ from agent.events import Event, Phase, PhaseChanged
 from agent.llm.base import ModelClient
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy
+from agent.prompts.window import Window
 from agent.run.state import RunState
 from agent.settings.config import Settings
 from sandbox.base import Sandbox
@@ -30,6 +31,7 @@ class LoopDeps:
     meter: Meter
     policy: PromptPolicy
     before_change: Callable[[], Awaitable[None]]  # e.g. wait for the baseline test run
+    window: Window = dataclasses.field(default_factory=Window)
     phase: Phase = Phase.PLAN
     last_diff: str = ""
     on_request: OnRequest | None = None  # the store: what the model saw at each request

@@ -9,6 +9,7 @@ from agent.errors import ModelError
 from agent.events import Notice, ReasoningDelta, TextDelta, UsageUpdated
 from agent.llm.base import Completion, ReasoningChunk, RetryNotice, TextChunk
 from agent.run.core import Run
+from agent.run.room import calibrate, make_room
 
 ESTIMATE_EVERY_S = 0.25  # the live meter moves while tokens stream, without flooding
 
@@ -16,9 +17,10 @@ ESTIMATE_EVERY_S = 0.25  # the live meter moves while tokens stream, without flo
 async def request_turn(run: Run) -> Completion:
     """Ask the model once with the whole conversation; returns its completed reply."""
     deps, emit = run.deps, run.emit
+    await make_room(run)
+    sent = deps.conversation.messages()
     streamed = ""
     last_estimate = time.monotonic()
-    sent = deps.conversation.messages()
     async for event in deps.client.stream(sent, tools.specs()):
         if isinstance(event, TextChunk):
             streamed += event.text
@@ -35,6 +37,7 @@ async def request_turn(run: Run) -> Completion:
                 )
             )
         elif isinstance(event, Completion):
+            calibrate(run, sent, event)
             if deps.on_request is not None:  # kept before its UsageUpdated (the store pairs them)
                 deps.on_request(deps.meter.request(run.state.steps, sent, tools.specs(), event))
             return event

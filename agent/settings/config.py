@@ -40,6 +40,12 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class ContextSettings:
+    map_tokens: int = 1500  # the repo map in the stable prompt prefix; 0: none
+    compact_at: float = 0.8  # share of the context window where compaction starts
+
+
+@dataclass(frozen=True)
 class UiSettings:
     theme: str = "kiln-dark"
     mode: str = "ask"
@@ -51,6 +57,7 @@ class Settings:
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     tests: TestsSettings = field(default_factory=TestsSettings)
     limits: Limits = field(default_factory=Limits)
+    context: ContextSettings = field(default_factory=ContextSettings)
     ui: UiSettings = field(default_factory=UiSettings)
     # dotted key -> where its value came from ("default", a file path, "env KILN_X", "flag")
     sources: dict[str, str] = field(default_factory=dict, compare=False)
@@ -82,6 +89,7 @@ _SECTIONS: dict[str, type] = {
     "sandbox": SandboxConfig,
     "tests": TestsSettings,
     "limits": Limits,
+    "context": ContextSettings,
     "ui": UiSettings,
 }
 
@@ -207,6 +215,8 @@ _AT_LEAST = {
     "limits.timeout_s": 0,
     "limits.repeat_limit": 0,
     "limits.format_error_limit": 1,
+    "context.compact_at": 0.1,
+    "context.map_tokens": 0,
     "tests.timeout_s": 1,
     "tests.max_finish_refusals": 0,
     "sandbox.cpus": 0.01,

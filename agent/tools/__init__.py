@@ -32,8 +32,9 @@ READ_ONLY = frozenset({"read_file", "list_files", "search", "find_symbol", "upda
 
 
 def specs() -> list[ToolSpec]:
-    """Stable order, so the prompt prefix (and the server's cache of it) never changes."""
-    return [t.spec for t in TOOLS.values()]
+    """Sorted by name, so the prompt prefix (and the server's cache of it) never changes
+    with the order tools are registered in."""
+    return [TOOLS[name].spec for name in sorted(TOOLS)]
 
 
 async def call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolResult:

@@ -73,11 +73,11 @@ async def test_a_small_model_sees_the_code_up_front_and_again_after_a_failing_ed
         finally:
             await session.close()
     assert isinstance(events[-1], Finished) and events[-1].status == "done"
-    first = server.requests[0].body["messages"]
+    first = server.chat_requests[0].body["messages"]
     assert first[0]["content"].startswith(SMALL_MODEL_PROMPT)
     assert "calc.py:\n```\ndef add(a, b):\n    return a - b\n```" in first[1]["content"]
     assert first[1]["content"].endswith("Fix add.\n\n" + FIX_CALL)
-    after_bad_edit = server.requests[1].body["messages"][-1]["content"]
+    after_bad_edit = server.chat_requests[1].body["messages"][-1]["content"]
     assert "Tests FAILED" in after_bad_edit
     assert (
         "as they are now:\n\ncalc.py:\n```\ndef add(a, b):\n    return a * b\n```" in after_bad_edit

@@ -58,7 +58,7 @@ async def test_plan_edit_test_finish(docker_ready: None, buggy_repo: Path) -> No
     assert session.tests_before is not None and session.tests_before.failed == 1
     assert session.tests_after is not None and session.tests_after.ok
     # Every request extends the previous one: the prompt prefix stays cacheable.
-    bodies = [_sent_messages(r) for r in server.requests if r.path.endswith("/chat/completions")]
+    bodies = [_sent_messages(r) for r in server.chat_requests]
     for before, after in itertools.pairwise(bodies):
         assert after[: len(before)] == before
     # After the edit kiln ran the tests and told the model, in the edit's tool result.
@@ -79,7 +79,7 @@ async def test_finish_while_tests_fail_is_refused_then_stops(
     settings = settings_with(buggy_repo, **{"tests.max_finish_refusals": 1})
     events, _, server = await run_scripted(buggy_repo, script, settings=settings)
     assert finished(events).stop_reason is StopReason.TESTS_STILL_FAILING
-    refusal = _sent_messages(server.requests[-1])[-1]
+    refusal = _sent_messages(server.chat_requests[-1])[-1]
     assert "the tests still fail" in refusal["content"] and "6 != 5" in refusal["content"]
 
 
@@ -114,7 +114,7 @@ async def test_format_errors_are_corrected_then_stop(docker_ready: None, buggy_r
     passing = settings_with(buggy_repo, **{"tests.command": "true"})
     events, _, server = await run_scripted(buggy_repo, recovering, settings=passing)
     assert finished(events).stop_reason is StopReason.DONE
-    correction = _sent_messages(server.requests[1])[-1]
+    correction = _sent_messages(server.chat_requests[1])[-1]
     assert correction["role"] == "user" and "read_file" in correction["content"]
     hopeless = [{**_call("read_file", path="calc.py"), "fault": ["invalid_tool_args"] * 5}]
     events, _, _ = await run_scripted(buggy_repo, hopeless)
@@ -158,7 +158,7 @@ async def test_no_action_after_a_nudge(docker_ready: None, buggy_repo: Path) -> 
         buggy_repo, [{"text": "I would fix it."}, {"text": "Yes."}]
     )
     assert finished(events).stop_reason is StopReason.NO_ACTION
-    assert "call finish" in _sent_messages(server.requests[-1])[-1]["content"]
+    assert "call finish" in _sent_messages(server.chat_requests[-1])[-1]["content"]
 
 
 async def test_fail_mode_stops_at_the_first_edit(docker_ready: None, buggy_repo: Path) -> None:
@@ -207,9 +207,11 @@ async def test_cancel_then_follow_up_keeps_history(docker_ready: None, buggy_rep
             assert finished(first).duration_s < 10
             second = [e async for e in session.run("second")]
             assert finished(second).stop_reason is StopReason.DONE
-            assert server.requests[0].outcome == "disconnected"  # the request really ended
+            assert server.chat_requests[0].outcome == "disconnected"  # the request really ended
             sent = [
-                m["content"] for m in server.requests[-1].body["messages"] if m["role"] == "user"
+                m["content"]
+                for m in server.chat_requests[-1].body["messages"]
+                if m["role"] == "user"
             ]
             assert sent == ["first", "second"]
         finally:
@@ -284,5 +286,5 @@ async def test_tool_results_reach_the_model(docker_ready: None, buggy_repo: Path
     )
     read = next(e for e in events if isinstance(e, ToolCallFinished) and e.name == "read_file")
     assert "return a - b" in read.output
-    tool_message = _sent_messages(server.requests[1])[-1]
+    tool_message = _sent_messages(server.chat_requests[1])[-1]
     assert tool_message["role"] == "tool" and "return a - b" in tool_message["content"]

@@ -40,7 +40,7 @@ async def test_a_command_missing_in_the_sandbox_gives_way_to_the_next(
     # finish with nothing run yet: kiln runs the tests itself, with the command it chose
     [ran] = [e for e in events if isinstance(e, ev.TestsRan)]
     assert ran.command == "python3 -m unittest discover -v" and ran.failed == 1
-    system = server.requests[0].body["messages"][0]["content"]
+    system = server.chat_requests[0].body["messages"][0]["content"]
     assert "Test command: `python3 -m unittest discover -v`" in system
 
 
@@ -53,7 +53,7 @@ async def test_the_command_the_task_names_is_the_one_that_runs(
     assert any("names the test command `python3 -m unittest -q`" in n for n in notes), notes
     [ran] = [e for e in events if isinstance(e, ev.TestsRan)]
     assert ran.command == "python3 -m unittest -q" and ran.failed == 1
-    system = server.requests[0].body["messages"][0]["content"]
+    system = server.chat_requests[0].body["messages"][0]["content"]
     assert "Test command: `python3 -m unittest -q`" in system
 
 

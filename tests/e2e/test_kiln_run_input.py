@@ -64,7 +64,7 @@ def test_the_task_from_a_file_or_stdin(docker_ready: None, tmp_path: Path) -> No
             model = ["--base-url", server.base_url, "--model", "scripted-model"]
             done = _kiln("run", *how, "--repo", str(repo / "."), *model, stdin=stdin)
             assert done.returncode == 0, done.stderr
-            first = server.requests[0].body["messages"][1]["content"]
+            first = server.chat_requests[0].body["messages"][1]["content"]
             assert first.startswith("make the failing test pass.") and len(first) > 200_000
 
 

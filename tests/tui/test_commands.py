@@ -130,13 +130,13 @@ async def test_model_switches_the_next_request_and_keeps_the_conversation(tmp_pa
         async with running(live_app(repo, server)) as pilot:
             app = await ready(pilot)
             await submit(pilot, "say something")
-            await wait_for(pilot, lambda: len(server.requests) >= 1 and not app.running)
+            await wait_for(pilot, lambda: len(server.chat_requests) >= 1 and not app.running)
             await _say(pilot, "/model", "In use: scripted-model")
             await _say(pilot, "/model other-model", "Model: other-model")
             assert app.meter_state.model == "other-model"
-            before = len(server.requests)
+            before = len(server.chat_requests)
             await submit(pilot, "and again")
-            await wait_for(pilot, lambda: len(server.requests) > before)
-    first, after = server.requests[0].body, server.requests[before].body
+            await wait_for(pilot, lambda: len(server.chat_requests) > before)
+    first, after = server.chat_requests[0].body, server.chat_requests[before].body
     assert first["model"] == "scripted-model" and after["model"] == "other-model"
     assert any("say something" in str(m.get("content")) for m in after["messages"])

@@ -87,7 +87,7 @@ async def test_reject_with_reason_goes_back_to_the_model(tmp_path: Path) -> None
             await wait_for(pilot, lambda: finished(app))
             assert app.session is not None
             assert await app.session.diff() == ""  # nothing changed, even in the sandbox
-            after_rejection = str(server.requests[-1].body["messages"])
+            after_rejection = str(server.chat_requests[-1].body["messages"])
             assert "keep it subtracting" in after_rejection
             assert (repo / "calc.py").read_text() == CALC
 
@@ -131,7 +131,7 @@ async def test_escape_interrupts_the_step_and_the_session_goes_on(tmp_path: Path
         async with running(live_app(repo, server)) as pilot:
             app = await ready(pilot)
             await submit(pilot, "think hard")
-            await wait_for(pilot, lambda: app.running and server.requests)
+            await wait_for(pilot, lambda: app.running and server.chat_requests)
             await pilot.press("escape")
             done = await wait_for(pilot, lambda: finished(app), timeout=15)
             assert done.stop_reason is StopReason.CANCELLED

@@ -46,7 +46,7 @@ class MeterReading:
             sandbox=s.backend if s.backend not in ("", "docker") else "",
             tokens=f"in {human_tokens(s.usage.uncached_input)} · cached "
             f"{human_tokens(s.usage.cached_input)} · out {approx}{human_tokens(s.output_tokens)}",
-            cache=f"cache {s.usage.cache_hit_ratio:.0%}",
+            cache=s.cache_text(),
             bar="█" * filled + "░" * (BAR_CELLS - filled) if fraction is not None else "",
             cost=s.cost_text(),
             steps=f"step {s.steps}",

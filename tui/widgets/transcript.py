@@ -11,6 +11,7 @@ from agent.events import (
     ApprovalRequested,
     ApprovalResolved,
     AssistantMessage,
+    Compacted,
     Event,
     FilesChanged,
     Finished,
@@ -20,6 +21,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from agent.present import compacted_line
 from tui.formatting import APPLY_HINT
 from tui.widgets.blocks import (
     FinishedLine,
@@ -105,6 +107,8 @@ class Transcript(VerticalScroll):
             await self.note(f"{verdict}: {what}{reason}" if what else verdict + reason, "approval")
         elif isinstance(event, Notice):
             await self.note(event.message, event.level)
+        elif isinstance(event, Compacted):
+            await self.note(compacted_line(event))
         elif isinstance(event, FilesChanged):
             self._changed = event.paths
         elif isinstance(event, Finished):

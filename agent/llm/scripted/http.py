@@ -49,10 +49,19 @@ class ScriptedHandler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path.rstrip("/")
         record = self._record("GET", None)
         record.outcome = "ok"
+        script = self.scripted.state.script
         if path in ("/v1/models", "/models"):
-            model = self.scripted.state.script.model
-            data = [{"id": model, "object": "model", "created": 0, "owned_by": "kiln-scripted"}]
-            self._send_json(200, {"object": "list", "data": data})
+            entry = {
+                "id": script.model,
+                "object": "model",
+                "created": 0,
+                "owned_by": "kiln-scripted",
+            }
+            if script.context_window:
+                entry["max_model_len"] = script.context_window  # as vLLM says it
+            self._send_json(200, {"object": "list", "data": [entry]})
+        elif path == "/props" and script.context_window:  # as llama.cpp's server says it
+            self._send_json(200, {"default_generation_settings": {"n_ctx": script.context_window}})
         else:
             self._send_json(404, {"error": {"message": f"no route {path}", "type": "not_found"}})
 
@@ -71,6 +80,10 @@ class ScriptedHandler(BaseHTTPRequestHandler):
             self._serve(record, body, anthropic=False)
         elif path.endswith("/messages"):
             self._serve(record, body, anthropic=True)
+        elif path == "/tokenize":  # llama.cpp's: the server's own count of a text
+            record.outcome = "ok"
+            tokens = wire.tokenize(str(body.get("content", "")))
+            self._send_json(200, {"tokens": list(range(len(tokens)))})
         else:
             record.status, record.outcome = 404, "error"
             self._send_json(404, _error("not_found", f"no route {path}"))
@@ -113,6 +126,15 @@ class ScriptedHandler(BaseHTTPRequestHandler):
             usage = wire.openai_usage(
                 record.prompt_tokens, record.cached_tokens, record.completion_tokens
             )
+        window = state.script.context_window
+        if window and record.prompt_tokens > window:
+            record.status, record.outcome = 400, "over_window"
+            message = (
+                f"the request exceeds the available context size ({record.prompt_tokens} "
+                f"tokens, the context is {window})"
+            )
+            self._send_json(400, _error("exceed_context_size_error", message))
+            return
         try:
             if body.get("stream"):
                 self._stream(record, turn, fault, reply, usage, body, anthropic)

@@ -15,6 +15,8 @@ Script format (JSON file, or the same shape as Python objects: a list of turns i
       "model": "scripted-model",          # the id /v1/models reports (optional)
       "loop": false,                      # start over after the last turn (optional)
       "quirks": ["no_usage", ...],        # server quirks, see below (optional)
+      "context_window": 8192,             # declared at /props and /v1/models; longer
+                                          # prompts are refused as llama.cpp does (optional)
       "turns": [
         {"text": "Let me look.",
          "reasoning": "thinking...",                         # reasoning_content / thinking
@@ -117,6 +119,7 @@ class Script:
     model: str = "scripted-model"
     loop: bool = False
     quirks: frozenset[str] = frozenset()
+    context_window: int = 0  # 0: none declared, nothing refused
 
     @classmethod
     def from_data(cls, data: Any) -> Script:
@@ -133,6 +136,7 @@ class Script:
             model=data.get("model", "scripted-model"),
             loop=bool(data.get("loop", False)),
             quirks=quirks,
+            context_window=int(data.get("context_window", 0)),
         )
 
     @classmethod
@@ -155,7 +159,7 @@ class RecordedRequest:
     cached_tokens: int = 0
     cache_write_tokens: int = 0
     completion_tokens: int = 0
-    outcome: str = "pending"  # ok | fault | disconnected | error
+    outcome: str = "pending"  # ok | fault | disconnected | error | over_window
 
 
 class ScriptState:

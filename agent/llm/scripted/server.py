@@ -60,6 +60,14 @@ class ScriptedServer:
             return list(self.state.requests)
 
     @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        """The requests for a reply (chat completions, messages), without the probes a
+        client makes of the server (its models, window, tokenizer)."""
+        return [
+            r for r in self.requests if r.path.rstrip("/").endswith(("/completions", "/messages"))
+        ]
+
+    @property
     def turns_served(self) -> int:
         return self.state.cursor
 

@@ -1,0 +1,126 @@
+"""Making room in the context window before a request: no request is sent that would not fit.
+
+Below the window's threshold nothing happens (the prompt prefix stays byte-identical and
+cached). Above it, tier 1 stubs old tool outputs; if that is not enough, tier 2 has the
+model summarise the older turns (prompts/compaction.py). If even the recent messages do
+not fit, the longest of them are cut head and tail until they do: the request goes out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from agent import tools
+from agent.errors import ModelError
+from agent.events import Compacted, UsageUpdated, WindowUsed
+from agent.llm.base import Completion, Message, TextChunk
+from agent.prompts import compaction
+from agent.prompts.conversation import truncate
+from agent.prompts.window import prompt_chars
+from agent.run.core import Run
+from sandbox.base import SandboxError
+
+SUMMARY_TOKENS = 600
+
+
+async def make_room(run: Run, *, force: bool = False) -> None:
+    """Compact the conversation if the next request would be too full (or `force`)."""
+    conversation, window = run.conversation, run.deps.window
+    specs = tools.specs()
+    before = window.estimate(conversation.messages(), specs)
+    if before <= window.threshold and not force:
+        run.emit(WindowUsed(before, window.tokens))
+        return
+    outcome = compaction.stub_old_outputs(conversation.history)
+    conversation.history = outcome.history
+    after = window.estimate(conversation.messages(), specs)
+    if after > window.threshold or force:
+        cut = compaction.split_for_summary(conversation.history)
+        if cut > 0:
+            old = conversation.history[:cut]
+            summary = await _summarise(run, old)
+            outcome = compaction.with_summary(
+                conversation.history, cut, summary, await _pinned(run)
+            )
+            conversation.history = outcome.history
+            after = window.estimate(conversation.messages(), specs)
+    if after > window.room and window.known:
+        _cut_longest(run)
+        after = window.estimate(conversation.messages(), specs)
+    if outcome.compacted or after < before:
+        run.emit(
+            Compacted(
+                outcome.tier, outcome.compacted, outcome.kept or ("everything but old outputs",),
+                before, after, window.tokens, outcome.summary,
+            )
+        )  # fmt: skip
+    run.emit(WindowUsed(after, window.tokens))
+
+
+async def _summarise(run: Run, old: list[Message]) -> str:
+    """The model's summary of `old`; without one (an error, an empty reply), the calls."""
+    deps = run.deps
+    budget_chars = int(deps.window.room * 0.6 * deps.window.chars_per_token)
+    request = compaction.summary_request(old, budget_chars)
+    text = ""
+    with contextlib.suppress(ModelError):
+        async for event in deps.client.stream(request, [], max_tokens=SUMMARY_TOKENS):
+            if isinstance(event, TextChunk):
+                text += event.text
+            elif isinstance(event, Completion):
+                if deps.on_request is not None:  # stored and priced like any request
+                    deps.on_request(deps.meter.request(run.state.steps, request, [], event))
+                deps.meter.add(event.usage, event.duration_s)
+                run.emit(UsageUpdated(deps.meter.total, event.usage, deps.meter.cost_usd))
+                text = text or event.message.content
+    return text.strip() or compaction.mechanical_summary(old)
+
+
+async def _pinned(run: Run) -> compaction.Pinned:
+    changed: tuple[str, ...] = ()
+    with contextlib.suppress(SandboxError):
+        changed = tuple(await run.sandbox.changed_files())
+    tests = run.state.last_tests
+    return compaction.Pinned(
+        instructions=tuple(run.conversation.instructions),
+        plan=_latest_plan(run.conversation.history),
+        failing_tests=tests.text if tests is not None and not tests.ok else "",
+        changed_files=changed,
+    )
+
+
+def _latest_plan(history: list[Message]) -> str:
+    for message in reversed(history):
+        for call in message.tool_calls:
+            if call.name == "update_plan":
+                steps = call.arguments.get("steps") or []
+                return "\n".join(
+                    f"- [{s.get('status', '?')}] {s.get('title', '')}"
+                    for s in steps
+                    if isinstance(s, dict)
+                )
+    return ""
+
+
+def _cut_longest(run: Run) -> None:
+    """The last resort: halve the longest messages until the request fits."""
+    conversation, window = run.conversation, run.deps.window
+    specs = tools.specs()
+    for _ in range(40):
+        if window.estimate(conversation.messages(), specs) <= window.room:
+            return
+        history = conversation.history
+        longest = max(range(len(history)), key=lambda i: len(history[i].content))
+        message = history[longest]
+        if len(message.content) < 200:
+            return  # nothing left worth cutting
+        text, _ = truncate(message.content, len(message.content) // 2)
+        history[longest] = Message(
+            message.role, text, message.tool_calls, message.tool_call_id, message.name
+        )
+
+
+def calibrate(run: Run, sent: list[Message], completion: Completion) -> None:
+    """The server counted the prompt just sent: the next estimate uses its ratio."""
+    tokens = completion.usage.prompt_total
+    run.deps.window.calibrate(prompt_chars(sent, tools.specs()), tokens)
