@@ -1,9 +1,9 @@
 """Anthropic Messages API, natively: streaming, tool_use blocks, prompt caching.
 
 The stable prefix is marked for caching with `cache_control: {"type": "ephemeral"}`:
-the last tool schema, the last system block, and the last content block of every message
-the loop flagged with `cache_breakpoint=True` (at most two of those, since the API allows
-four breakpoints in all). Usage maps cache reads to `cached_input` and cache writes to
+the last tool schema, the last system block, the last content block of every message the
+loop flagged with `cache_breakpoint=True`, and a rolling one on the last turn (at most two
+message breakpoints, since the API allows four in all). Usage maps cache reads to `cached_input` and cache writes to
 `cache_write`, so the meter can price them differently.
 """
 
@@ -74,7 +74,11 @@ def to_anthropic_request(
             wire.append({"role": role, "content": blocks})
         if m.cache_breakpoint:
             marked.append(blocks[-1])
-    for block in marked[-MAX_MESSAGE_BREAKPOINTS:]:
+    # A rolling breakpoint at the end of the conversation: this request writes the cache
+    # up to its last turn, and the next request, which only appends, reads all of it.
+    if wire and wire[-1]["content"]:
+        marked.append(wire[-1]["content"][-1])
+    for block in list({id(b): b for b in marked}.values())[-MAX_MESSAGE_BREAKPOINTS:]:
         block["cache_control"] = dict(EPHEMERAL)
     return system, wire, wire_tools
 

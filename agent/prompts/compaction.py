@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from agent.llm.base import Message
 
-KEEP_RECENT = 6  # messages at the end that are never compacted: the work in hand
+KEEP_RECENT = 4  # messages at the end that are never compacted: the work in hand
 STUB_PREFIX = "[kiln compacted this result"
 SUMMARY_HEADER = "[kiln compacted the earlier conversation to fit the model's context window]"
 SUMMARY_PROMPT = """\

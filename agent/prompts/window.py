@@ -52,6 +52,12 @@ class Window:
     def threshold(self) -> int:
         return int(self.room * self.compact_at)
 
+    def target(self, fixed: int) -> int:
+        """Where a compaction brings the prompt down to: half the history's room free
+        (`fixed` is what no compaction can shrink: system prompt, map, tools), so the next
+        one is many requests away (each compaction costs the cached prefix once)."""
+        return fixed + max(self.threshold - fixed, 0) // 2
+
     def estimate(self, messages: list[Message], tools: list[ToolSpec]) -> int:
         chars = prompt_chars(messages, tools)
         return int(chars / self.chars_per_token * _MARGIN) + _PER_MESSAGE * len(messages)

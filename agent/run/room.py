@@ -1,8 +1,9 @@
 """Making room in the context window before a request: no request is sent that would not fit.
 
 Below the window's threshold nothing happens (the prompt prefix stays byte-identical and
-cached). Above it, tier 1 stubs old tool outputs; if that is not enough, tier 2 has the
-model summarise the older turns (prompts/compaction.py). If even the recent messages do
+cached). Above it, tier 1 stubs old tool outputs; if that does not bring the prompt down
+to the target (well below the threshold, so compactions are rare), tier 2 has the model
+summarise the older turns (prompts/compaction.py). If even the recent messages do
 not fit, the longest of them are cut head and tail until they do: the request goes out.
 """
 
@@ -34,7 +35,8 @@ async def make_room(run: Run, *, force: bool = False) -> None:
     outcome = compaction.stub_old_outputs(conversation.history)
     conversation.history = outcome.history
     after = window.estimate(conversation.messages(), specs)
-    if after > window.threshold or force:
+    fixed = window.estimate(conversation.messages()[:1], specs)
+    if after > window.target(fixed) or force:
         cut = compaction.split_for_summary(conversation.history)
         if cut > 0:
             old = conversation.history[:cut]

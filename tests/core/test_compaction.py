@@ -64,7 +64,7 @@ def test_tier_one_stubs_old_outputs_and_keeps_recent_ones() -> None:
         ]
     outcome = compaction.stub_old_outputs(history)
     stubs = [m for m in outcome.history if m.content.startswith(compaction.STUB_PREFIX)]
-    assert outcome.compacted == len(stubs) == 3  # the last six messages are kept whole
+    assert outcome.compacted == len(stubs) == 4  # the last four messages are kept whole
     assert "run(command='seq 0')" in stubs[0].content
     assert [m.tool_call_id for m in outcome.history] == [m.tool_call_id for m in history]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -30,12 +31,14 @@ WRITE = {"tool_calls": [{"name": "write_file", "arguments": {
     "path": "notes.md", "content": "# notes\nlong session done\n"}}]}  # fmt: skip
 
 
-def kiln_run(repo: Path, server: ScriptedServer, *extra: str) -> list[dict[str, Any]]:
+def kiln_run(
+    repo: Path, server: ScriptedServer, *extra: str, env: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
     done = subprocess.run(
         [KILN, "run", "walk the repository", "--repo", str(repo), "--approval", "full-auto",
          "--output-format", "stream-json", "--base-url", server.base_url, "--model", "m",
          "--max-steps", "400", *extra],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})},
     )  # fmt: skip
     assert done.stdout, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
@@ -62,12 +65,26 @@ def test_every_request_extends_the_previous_one_and_the_server_caches_it(
     assert not [e for e in events if e["type"] == "compacted"]  # far from full: untouched
 
 
+def test_anthropic_requests_read_the_previous_request_from_the_cache(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", {"a.py": "x = 1\n", "b.py": "y = 2\n"})
+    turns = [run(f"echo step {i}; cat a.py b.py") for i in range(28)] + [WRITE, FINISH]
+    with ScriptedServer(turns) as server:
+        events = kiln_run(repo, server, "--provider", "anthropic", env={"ANTHROPIC_API_KEY": "k"})
+        requests = chats(server)
+    assert events[-1]["status"] == "done" and len(requests) == 30
+    for previous, current in itertools.pairwise(requests):
+        # Cache reads (the API's own figure) cover what the previous request sent.
+        assert current.cached_tokens >= 0.99 * previous.prompt_tokens
+
+
 def test_a_150_step_session_never_overflows_an_8k_window(
     docker_ready: None, tmp_path: Path
 ) -> None:
     repo = make_git_repo(tmp_path / "repo", {"a.py": "x = 1\n"})
     work = [run(f"echo step {i}; seq 1 400") for i in range(185)]
-    work[75:79] = [WRITE] * 4  # one of them may go to a summary request instead
+    work[75:78] = [WRITE] * 3  # one of them may go to a summary request instead
     # Summary requests take turns too (a tool call is no summary: kiln writes its own),
     # so the script has more work than 150 steps and more finishes than it needs.
     script = {"context_window": 8192, "turns": [*work, *[FINISH] * 40]}

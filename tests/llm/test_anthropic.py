@@ -73,7 +73,10 @@ async def test_cache_control_marks_the_stable_prefix_and_usage_reports_reads_and
         "content": "a.py b.py",
         "cache_control": {"type": "ephemeral"},
     }
-    assert results[1] == {"type": "text", "text": "Now finish."}
+    # The rolling breakpoint: the last turn, so the next request reads all of this one.
+    assert results[1] == {
+        "type": "text", "text": "Now finish.", "cache_control": {"type": "ephemeral"}
+    }  # fmt: skip
     u1, u2 = first.completion.usage, second.completion.usage
     assert u1.cached_input == 0 and u1.cache_write == server.requests[0].cache_write_tokens > 0
     assert u2.cached_input == u1.cache_write  # the prefix written first is read now

@@ -61,6 +61,7 @@ from typing import Any
 from agent.llm.scripted import wire
 from agent.llm.scripted.wire import NativeCall, Reply, count_tokens, tokenize
 
+LOOKBACK_BLOCKS = 20  # how far back from a breakpoint Anthropic looks for a cache hit
 FAULTS = ("429", "500", "cut", "malformed_json", "invalid_tool_args", "slow_first_token")
 TEXT_STYLES = ("fenced", "tags", "bare", "function_parameters")
 QUIRKS = ("no_usage", "no_ids", "comments", "empty_choices", "no_done")
@@ -214,9 +215,11 @@ class ScriptState:
         """(uncached, cache read, cache write) following the cache_control breakpoints."""
         tokens: list[str] = []
         breakpoints: list[int] = []
+        block_ends: list[int] = []
 
         def add(part: Any) -> None:
             tokens.extend(tokenize(json.dumps(_without_cache_control(part), sort_keys=True)))
+            block_ends.append(len(tokens))
             if isinstance(part, dict) and part.get("cache_control"):
                 breakpoints.append(len(tokens))
 
@@ -232,10 +235,16 @@ class ScriptState:
                 [{"type": "text", "text": content}] if isinstance(content, str) else content
             ):
                 add(block)
+        # As the API does, a breakpoint also finds a cache entry written at any of the 20
+        # block boundaries before it (a rolling breakpoint of the previous request).
+        candidates: set[int] = set()
+        for point in breakpoints:
+            at = block_ends.index(point)
+            candidates.update(block_ends[max(at - LOOKBACK_BLOCKS, 0) : at + 1])
         with self.lock:
             keys = [hash(tuple(tokens[:p])) for p in breakpoints]
             read = max(
-                (p for p, k in zip(breakpoints, keys, strict=True) if k in self._anthropic_cache),
+                (p for p in candidates if hash(tuple(tokens[:p])) in self._anthropic_cache),
                 default=0,
             )
             last = breakpoints[-1] if breakpoints else 0
