@@ -111,6 +111,18 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     repo_map.set_defaults(handler="agent.context.map_cli:main")
 
+    evaluate = sub.add_parser("eval", help="run an evaluation set N times; solved per task")
+    evaluate.add_argument("dir", help="a folder of tasks, or of splits (e.g. bench/eval)")
+    evaluate.add_argument("--runs", type=int, default=1, help="runs per task (default 1)")
+    evaluate.add_argument("--json", action="store_true", help="JSON lines instead of a table")
+    evaluate.add_argument("--out", metavar="FILE", help="also write the JSON lines to FILE")
+    evaluate.add_argument("--timeout", type=float, default=600.0, help="seconds per run")
+    evaluate.add_argument("--base-url", help="as for kiln run (default: kiln's own choice)")
+    evaluate.add_argument("--model", help="as for kiln run")
+    evaluate.add_argument("--provider", choices=["openai", "anthropic"])
+    evaluate.add_argument("--backend", choices=["docker", "bwrap", "auto"])
+    evaluate.set_defaults(handler="agent.local.evaluate:main")
+
     scripted = sub.add_parser("serve-scripted", help="serve a scripted model on 127.0.0.1")
     scripted.add_argument("script", help="a JSON script of turns")
     scripted.add_argument("--port", type=int, default=0)

@@ -2,11 +2,14 @@
 
 Each lives in `agent/local/tasks/<name>/` with its files and a `task.toml` holding the
 prompt and the test command. `checkout` turns one into a fresh git repository, the way a
-person's project would look: one commit, a failing test, a clean tree.
+person's project would look: one commit, a failing test, a clean tree. The evaluation sets
+in `bench/eval/` use the same layout (`tasks_in`), with a reference `fix.patch` beside the
+`task.toml`; neither is ever copied into the repository kiln sees.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import shutil
 import subprocess
@@ -17,6 +20,12 @@ from pathlib import Path
 from agent.errors import UsageError
 
 TASKS_DIR = Path(__file__).parent / "tasks"
+# What belongs to the task's author, not to the repository: the agent never sees these.
+REFERENCE_FILES = ("task.toml", "fix.patch")
+# Files a test runner reads as tests (Python, node --test, Go), and folders of them.
+TEST_FILE_PATTERNS = ("test_*.py", "*_test.py", "conftest.py", "*.test.js", "*.test.mjs",
+                      "*_test.go")  # fmt: skip
+TEST_DIRS = ("test", "tests")
 
 
 @dataclass(frozen=True)
@@ -29,7 +38,12 @@ class BundledTask:
 
 
 def bundled_tasks() -> list[BundledTask]:
-    return [_load(d) for d in sorted(TASKS_DIR.iterdir()) if (d / "task.toml").is_file()]
+    return tasks_in(TASKS_DIR)
+
+
+def tasks_in(directory: Path) -> list[BundledTask]:
+    """The tasks in `directory`: each sub-folder with a `task.toml`, by name."""
+    return [_load(d) for d in sorted(directory.iterdir()) if (d / "task.toml").is_file()]
 
 
 def bundled_task(name: str) -> BundledTask:
@@ -42,7 +56,9 @@ def bundled_task(name: str) -> BundledTask:
 
 def checkout(task: BundledTask, dest: Path) -> Path:
     """Copy `task` into `dest` (created) as a git repository with one commit."""
-    shutil.copytree(task.source, dest, ignore=shutil.ignore_patterns("task.toml", "__pycache__"))
+    shutil.copytree(
+        task.source, dest, ignore=shutil.ignore_patterns(*REFERENCE_FILES, "__pycache__")
+    )
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "kiln",
@@ -57,6 +73,35 @@ def checkout(task: BundledTask, dest: Path) -> Path:
     ):
         subprocess.run(cmd, cwd=dest, check=True, env=env, capture_output=True)
     return dest
+
+
+def is_test_path(path: str) -> bool:
+    parts = Path(path).parts
+    in_test_dir = any(part in TEST_DIRS for part in parts[:-1])
+    return in_test_dir or any(fnmatch.fnmatch(parts[-1], p) for p in TEST_FILE_PATTERNS)
+
+
+def restore_tests(repo: Path) -> list[str]:
+    """Put the checkout's test files back as committed; remove test files added since.
+
+    A run judged on tests it rewrote would be judged on nothing. Returns the paths put
+    back or removed (empty when the tests were left alone).
+    """
+    changed = _git_lines(repo, "diff", "--name-only", "HEAD")
+    added = _git_lines(repo, "ls-files", "--others", "--exclude-standard")
+    restored = [p for p in changed if is_test_path(p)]
+    if restored:
+        subprocess.run(["git", "checkout", "HEAD", "--", *restored], cwd=repo, check=True,
+                       capture_output=True)  # fmt: skip
+    removed = [p for p in added if is_test_path(p)]
+    for path in removed:
+        (repo / path).unlink()
+    return sorted(restored + removed)
+
+
+def _git_lines(repo: Path, *args: str) -> list[str]:
+    proc = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
+    return [line for line in proc.stdout.splitlines() if line]
 
 
 def _load(directory: Path) -> BundledTask:

@@ -3,8 +3,9 @@
 `kiln run` is started as a subprocess on a fresh git copy of the task with
 `--output-format stream-json --apply`; its events give steps, tool calls, calls recovered
 from text and token usage. Whether the task is solved is checked independently: the
-task's own test command runs on the result afterwards. The `.ci/demo` script and the
-live tests (`pytest -m live`) both use this.
+task's own test command runs on the result afterwards, with the task's test files put
+back as they were first (a run that rewrote the tests is judged on the real ones). The
+`.ci/demo` script, `kiln eval` and the live tests (`pytest -m live`) all use this.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.local.bundled import BundledTask, checkout
+from agent.local.bundled import BundledTask, checkout, restore_tests
 from agent.local.cache_stats import CacheStats, log_offset, stats_since
 from agent.local.server import server_log
 
@@ -28,6 +29,7 @@ class TrialResult:
     task: str
     solved: bool = False
     status: str = "no result"  # kiln's own verdict (Finished.status), or why there is none
+    stop_reason: str = ""  # Finished.stop_reason; empty when kiln never finished
     steps: int = 0
     tool_calls: int = 0
     recovered_calls: int = 0
@@ -38,6 +40,7 @@ class TrialResult:
     wall_s: float = 0.0
     server_cache: CacheStats = field(default_factory=CacheStats)
     diff: str = ""
+    tests_restored: list[str] = field(default_factory=list)  # test files the run had changed
     exit_code: int = 0
     stderr_tail: str = ""
 
@@ -84,6 +87,7 @@ def run_trial(
         result.wall_s = time.monotonic() - started
         result.server_cache = stats_since(server_log(), offset)
         result.diff = _git(repo, "diff")
+        result.tests_restored = restore_tests(repo)
         result.solved = _tests_pass(repo, task.test_command)
         return result
 
@@ -103,6 +107,7 @@ def _read_events(stdout: str, result: TrialResult) -> None:
         elif kind == "finished":
             usage = event.get("usage") or {}
             result.status = str(event.get("status", "?"))
+            result.stop_reason = str(event.get("stop_reason", ""))
             result.steps = int(event.get("steps", 0))
             result.input_tokens = int(usage.get("uncached_input", 0)) + int(
                 usage.get("cached_input", 0)
@@ -116,7 +121,10 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def _tests_pass(repo: Path, command: str) -> bool:
-    proc = subprocess.run(command, shell=True, cwd=repo, capture_output=True, timeout=120)
+    try:
+        proc = subprocess.run(command, shell=True, cwd=repo, capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return False  # a fix that makes the tests hang is no fix
     return proc.returncode == 0
 
 
