@@ -423,7 +423,9 @@ class Session:
             if not self.conversation.history:
                 await self._test_command_from(task)
                 sandbox = deps.tool_context.sandbox
-                prompt = await self.policy.first_message(task, self._baseline_digest, sandbox)
+                prompt = await self.policy.first_message(
+                    task, self._baseline_digest, sandbox, deps.tool_context.repo_index
+                )
             await drive(deps, prompt, state, self._emit)
 
         async for event in self._stream(work):

@@ -9,9 +9,12 @@ first reply can be the fix.
 
 from __future__ import annotations
 
+import asyncio
 import posixpath
 import re
 
+from agent.context.index import RepoIndex
+from agent.context.retrieval import Found, definitions_for_tests
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox, SandboxError
 
@@ -110,18 +113,78 @@ def quoted(texts: dict[str, str], budget: int = MAX_TOTAL_CHARS) -> list[str]:
     return blocks
 
 
-async def briefing(task: str, digest: TestDigest | None, sandbox: Sandbox) -> str:
-    """`task`, followed by the baseline test digest and the files involved."""
+async def briefing(
+    task: str, digest: TestDigest | None, sandbox: Sandbox, index: RepoIndex | None = None
+) -> str:
+    """`task`, followed by the baseline test digest and the code the failing tests use."""
     if digest is None or digest.ok:
         return task + "\n\n" + ONE_CALL
     listing = await sandbox.exec("git ls-files", timeout=30)
     repo_files = listing.output.split() if listing.ok else []
     named = files_involved(task, digest.text, repo_files)
-    tests = await read_texts(sandbox, [p for p in named if is_test_file(p)])
-    involved = files_involved(task, digest.text, repo_files, tests)
-    # The failing lines of the tests are in the digest; the code under test is what to fix.
-    code = [p for p in involved if not is_test_file(p)] or involved
-    files = quoted(await read_texts(sandbox, code[:MAX_FILES]))
+    test_paths = [p for p in named if is_test_file(p)]
+    tests = await read_texts(sandbox, test_paths)
+    files = await _definitions_quoted(sandbox, index, digest, tests) if index else []
+    if not files:  # no definitions found: the files the task, tracebacks and imports name
+        involved = files_involved(task, digest.text, repo_files, tests)
+        # The failing lines of the tests are in the digest; the code under test is the fix.
+        code = [p for p in involved if not is_test_file(p)] or involved
+        files = quoted(await read_texts(sandbox, code[:MAX_FILES]))
     intro = "kiln ran the tests before you started:\n" + digest.text
     # The request last, right before the reply: a small model follows what it read last.
     return "\n\n".join([intro, *files, task, FIX_CALL if files else ONE_CALL])
+
+
+async def _definitions_quoted(
+    sandbox: Sandbox, index: RepoIndex, digest: TestDigest, tests: dict[str, str]
+) -> list[str]:
+    """The definitions the failing tests use (and what those call), quoted: a small file
+    whole, a big one by the definitions' lines, with their line numbers in the heading.
+
+    Read from the repository itself: this is the first message, before any change, so it
+    is what the sandbox holds."""
+    root = index.root
+    texts: dict[str, str] = {}
+
+    def read(path: str) -> bytes | None:
+        target = (root / path).resolve()
+        if not target.is_relative_to(root) or not target.is_file():
+            return None  # a link out of the repository is never read
+        try:
+            data = target.read_bytes()
+        except OSError:
+            return None
+        texts[path] = data.decode("utf-8", "replace")
+        return data
+
+    test_bytes = {p: t.encode() for p, t in tests.items() if t}
+    found = await asyncio.to_thread(
+        definitions_for_tests, index.records(), test_bytes, digest.failing, read, is_test_file
+    )
+    for item in found:
+        if item.path not in texts:
+            read(item.path)
+    return _quote_found(found, texts)
+
+
+def _quote_found(
+    found: list[Found], texts: dict[str, str], budget: int = MAX_TOTAL_CHARS
+) -> list[str]:
+    blocks: list[str] = []
+    shown_whole: set[str] = set()
+    for item in found:
+        text = texts.get(item.path, "")
+        if not text or item.path in shown_whole:
+            continue
+        if len(text) <= MAX_FILE_CHARS:
+            block = f"{item.path}:\n```\n{text.rstrip()}\n```"
+            shown_whole.add(item.path)
+        else:
+            lines = text.split("\n")[item.line - 1 : item.end_line]
+            body = "\n".join(lines).rstrip()
+            block = f"{item.path} (lines {item.line}-{item.end_line}):\n```\n{body}\n```"
+        if len(block) > budget:
+            continue
+        budget -= len(block)
+        blocks.append(block)
+    return blocks

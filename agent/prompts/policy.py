@@ -17,8 +17,10 @@ better.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
+from agent.context.index import RepoIndex
 from agent.llm.base import ModelProfile
 from agent.prompts.briefing import FIX_CALL, briefing, code_file_in, quoted, read_texts
 from agent.prompts.system import NUDGE, SMALL_MODEL_PROMPT, small_model_nudge, system_prompt
@@ -37,7 +39,9 @@ class PromptPolicy:
     def system_prompt(self, repo_name: str, test_command: str, stable_extra: str = "") -> str:
         return system_prompt(repo_name, test_command, stable_extra)
 
-    async def first_message(self, task: str, baseline: Baseline, sandbox: Sandbox) -> str:
+    async def first_message(
+        self, task: str, baseline: Baseline, sandbox: Sandbox, index: RepoIndex | None = None
+    ) -> str:
         return task
 
     def nudge(self, last_tests: TestDigest | None) -> str:
@@ -54,8 +58,12 @@ class SmallModelPolicy(PromptPolicy):
     def system_prompt(self, repo_name: str, test_command: str, stable_extra: str = "") -> str:
         return system_prompt(repo_name, test_command, stable_extra, base=SMALL_MODEL_PROMPT)
 
-    async def first_message(self, task: str, baseline: Baseline, sandbox: Sandbox) -> str:
-        return await briefing(task, await baseline(), sandbox)
+    async def first_message(
+        self, task: str, baseline: Baseline, sandbox: Sandbox, index: RepoIndex | None = None
+    ) -> str:
+        if index is not None:
+            await asyncio.to_thread(index.refresh)
+        return await briefing(task, await baseline(), sandbox, index)
 
     def nudge(self, last_tests: TestDigest | None) -> str:
         return small_model_nudge(code_file_in(last_tests.text) if last_tests else "")

@@ -1,0 +1,77 @@
+"""Must hold: the failing tests lead to the definitions they use, through a package's
+re-exports, and one call further; the package's `__init__.py` is not what is shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent.context.index import RepoIndex
+from agent.context.retrieval import definitions_for_tests, failing_test_names
+from agent.prompts.briefing import _quote_found, is_test_file
+from tests.conftest import make_git_repo
+
+PACKAGE = {
+    "shapes/__init__.py": "from .area import square_area, total_area\nfrom .units import scale\n",
+    "shapes/area.py": (
+        "from .units import scale\n\n\ndef square_area(side):\n    return scale(side) * side\n\n\n"
+        "def total_area(sides):\n    return sum(square_area(s) for s in sides)\n"
+    ),
+    "shapes/units.py": "def scale(x):\n    return x + 1  # the bug: should be x\n",
+    "shapes/unrelated.py": "def banner():\n    return 'shapes'\n",
+    "tests/test_shapes.py": (
+        "import unittest\nfrom shapes import square_area, banner_free\n\n\n"
+        "class AreaTest(unittest.TestCase):\n"
+        "    def test_square(self):\n        self.assertEqual(square_area(3), 9)\n\n"
+        "    def test_other(self):\n        self.assertTrue(banner_free())\n"
+    ),
+}
+
+
+def found_in(repo: Path, failing: tuple[str, ...]) -> list[tuple[str, str, int]]:
+    index = RepoIndex(repo)
+    index.refresh()
+    tests = {"tests/test_shapes.py": (repo / "tests/test_shapes.py").read_bytes()}
+
+    def read(path: str) -> bytes | None:
+        return (repo / path).read_bytes()
+
+    found = definitions_for_tests(index.records(), tests, failing, read, is_test_file)
+    return [(f.path, f.name, f.depth) for f in found]
+
+
+def test_the_failing_test_leads_through_the_re_export_to_the_definition_and_its_callee(
+    tmp_path: Path,
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", PACKAGE)
+    found = found_in(repo, ("test_square (tests.test_shapes.AreaTest.test_square)",))
+    assert found[0] == ("shapes/area.py", "square_area", 0)
+    assert ("shapes/units.py", "scale", 1) in found  # one call away: where the bug is
+    assert not any(path in ("shapes/__init__.py", "shapes/unrelated.py") for path, _, _ in found)
+
+
+def test_names_of_failing_tests_in_every_runners_spelling() -> None:
+    assert failing_test_names(
+        ["test_a (tests.test_x.T.test_a)", "tests/test_y.py::TestY::test_b", "test_c"]
+    ) >= {"test_a", "test_b", "test_c", "TestY"}
+
+
+def test_a_big_file_is_quoted_by_the_definitions_lines(tmp_path: Path) -> None:
+    big = "".join(f"def filler_{i}(x):\n    return x + {i}\n\n\n" for i in range(600))
+    big += "def target(x):\n    return x * 3\n"
+    repo = make_git_repo(
+        tmp_path / "repo",
+        {
+            "big.py": big,
+            "tests/test_big.py": "from big import target\n\ndef test_t():\n    assert target(2) == 4\n",
+        },
+    )
+    index = RepoIndex(repo)
+    index.refresh()
+    tests = {"tests/test_big.py": (repo / "tests/test_big.py").read_bytes()}
+    found = definitions_for_tests(
+        index.records(), tests, ("tests/test_big.py::test_t",), lambda p: (repo / p).read_bytes(),
+        is_test_file,
+    )  # fmt: skip
+    [block] = _quote_found(found, {"big.py": big})
+    assert block.startswith("big.py (lines 2401-2402):") and "return x * 3" in block
+    assert "filler_3" not in block
