@@ -39,6 +39,7 @@ class StopReason(enum.StrEnum):
     SANDBOX_ERROR = "sandbox_error"
     CANCELLED = "cancelled"
     NO_ACTION = "no_action"  # the model answered without a tool call and did not finish
+    NO_PROGRESS = "no_progress"  # edits in a row that left the tests as they were
 
 
 class PlanStatus(enum.StrEnum):

@@ -41,7 +41,7 @@ from agent.run.loop import drive
 from agent.run.room import make_room
 from agent.run.state import RunState
 from agent.settings import trust
-from agent.settings.config import Settings
+from agent.settings.config import Limits, Settings
 from agent.store.db import Store
 from agent.tools.gate import ApprovalGate
 from agent.tools.shell import first_runnable, run_test_command
@@ -53,6 +53,8 @@ from agent.tools.testdigest import (
     runner_missing,
 )
 from sandbox.base import Sandbox
+
+SMALL_MODEL_TIMEOUT_S = 180.0
 
 
 class Session:
@@ -366,6 +368,14 @@ class Session:
                 with contextlib.suppress(BaseException):
                     await task
 
+    def _limits(self) -> Limits:
+        """The settings' limits; a small model's run without a configured wall clock ends
+        after SMALL_MODEL_TIMEOUT_S (a failing run must not spin for many minutes)."""
+        limits = self.settings.limits
+        if self.policy.name != "standard" and "limits.timeout_s" not in self.settings.sources:
+            limits = dataclasses.replace(limits, timeout_s=SMALL_MODEL_TIMEOUT_S)
+        return limits
+
     async def _window(self) -> Window:
         """The model's context window: configured, else what its server declares, else
         the profile's default; calibrated with the server's tokenizer where it has one."""
@@ -410,7 +420,7 @@ class Session:
         await self.start()
         deps = self._deps
         assert deps is not None
-        state = RunState(self.settings.limits)
+        state = RunState(self._limits())
         self.last_run = state
         self._unsent = [  # the session's first request is its title
             dataclasses.replace(e, task=task) if isinstance(e, SessionStarted) else e

@@ -16,7 +16,7 @@ from agent.events import (
 )
 from agent.llm.base import ToolCall
 from agent.run.core import Run
-from agent.run.stops import Stop
+from agent.run.stops import Stop, limit_stop
 from agent.tools.control import finish_summary
 from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
@@ -64,8 +64,14 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
     label = f"step {state.steps}"
     run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
     if auto_test and run.settings.tests.run_after_edits and deps.tool_context.test_command:
+        before = state.last_tests
         report = await run_tests(run)
         run.conversation.add_feedback(await deps.policy.after_edit(report, paths, run.sandbox))
+        if state.after_edit_tests(before, report):
+            n = state.edits_without_progress
+            raise limit_stop(
+                StopReason.NO_PROGRESS, f"{n} edits in a row left the tests as they were"
+            )
 
 
 async def judge_finish(run: Run, call: ToolCall) -> None:

@@ -200,6 +200,11 @@ async def _call_tool(run: Run, call: ToolCall) -> None:
     )
     run.conversation.add_tool_result(call, result.output)
     state.pending_change = state.pending_change or result.edited
+    if call.name in EDIT_TOOLS and not result.ok and state.edit_failed():
+        n = state.edits_without_progress
+        raise limit_stop(
+            StopReason.NO_PROGRESS, f"{n} edits in a row did not apply or change anything"
+        )
     if result.plan is not None:
         emit(PlanUpdated(result.plan))
     if result.tests is not None:

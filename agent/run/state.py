@@ -30,6 +30,7 @@ class RunState:
     pending_change: bool = False  # a tool that may change the workspace ran this step
     last_tests: TestDigest | None = None
     last_calls: list[str] = field(default_factory=list)
+    edits_without_progress: int = 0  # consecutive
 
     @property
     def deadline(self) -> float | None:
@@ -52,17 +53,43 @@ class RunState:
         if not track_repeats:
             return None
         self.last_calls.append(call_signature(name, arguments))
-        repeat = self.limits.repeat_limit
-        recent = self.last_calls[-repeat:]
-        if repeat and len(recent) == repeat and len(set(recent)) == 1:
-            return StopReason.REPEATED_CALL
-        # Two calls taking turns (read a file, make the same failing edit, read it again...)
-        # is the same loop; small models fall into it.
-        pairs = self.last_calls[-2 * repeat :]
-        if (
-            repeat
-            and len(pairs) == 2 * repeat
-            and len(set(pairs[::2])) == len(set(pairs[1::2])) == 1
-        ):
-            return StopReason.REPEATED_CALL
+        return StopReason.REPEATED_CALL if self.in_a_cycle() else None
+
+    def in_a_cycle(self) -> bool:
+        """The same call, or the same two calls taking turns, `repeat_limit` times over;
+        the same 3 or 4 calls in the same order `repeat_limit - 1` times over (read, edit,
+        test, read, edit, test...): small models fall into such loops and never get out."""
+        repeat, calls = self.limits.repeat_limit, self.last_calls
+        if not repeat:
+            return False
+        for length in range(1, MAX_CYCLE + 1):
+            times = repeat if length <= 2 else max(repeat - 1, 2)
+            tail = calls[-length * times :]
+            if len(tail) == length * times and tail == tail[:length] * times:
+                return True
+        return False
+
+    def after_edit_tests(self, before: TestDigest | None, after: TestDigest) -> StopReason | None:
+        """An edit ran the tests: did anything move? No progress `no_progress_edits` times
+        in a row ends the run."""
+        unchanged = before is not None and _result(before) == _result(after) and not after.ok
+        self.edits_without_progress = self.edits_without_progress + 1 if unchanged else 0
+        return self._no_progress()
+
+    def edit_failed(self) -> StopReason | None:
+        """An edit that did not apply (no match, the same text) is no progress either."""
+        self.edits_without_progress += 1
+        return self._no_progress()
+
+    def _no_progress(self) -> StopReason | None:
+        limit = self.limits.no_progress_edits
+        if limit and self.edits_without_progress >= limit:
+            return StopReason.NO_PROGRESS
         return None
+
+
+MAX_CYCLE = 4  # the longest loop of calls recognised
+
+
+def _result(report: TestDigest) -> tuple[object, ...]:
+    return (report.passed, report.failed, report.errors, report.failing)

@@ -33,6 +33,7 @@ LIMIT_REASONS = frozenset(
         StopReason.WALL_CLOCK,
         StopReason.REPEATED_CALL,
         StopReason.FORMAT_ERRORS,
+        StopReason.NO_PROGRESS,
     }
 )
 _STATUS = {

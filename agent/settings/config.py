@@ -36,6 +36,8 @@ class Limits:
     budget_usd: float = 0.0  # 0: no dollar budget
     timeout_s: float = 0.0  # wall clock; 0: none
     repeat_limit: int = 4  # the same call this many times in a row stops the run
+    # Edits in a row that leave the test result as it was (or fail to apply) stop the run.
+    no_progress_edits: int = 4
     format_error_limit: int = 3
 
 
@@ -214,6 +216,7 @@ _AT_LEAST = {
     "limits.budget_usd": 0,
     "limits.timeout_s": 0,
     "limits.repeat_limit": 0,
+    "limits.no_progress_edits": 0,
     "limits.format_error_limit": 1,
     "context.compact_at": 0.1,
     "context.map_tokens": 0,
