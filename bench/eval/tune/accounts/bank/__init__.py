@@ -1,0 +1,1 @@
+"""A toy bank: accounts of several kinds, transfers between them."""

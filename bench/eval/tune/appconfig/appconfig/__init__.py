@@ -1,0 +1,5 @@
+"""Application settings: defaults < config file < environment."""
+
+from appconfig.loader import load
+
+__all__ = ["load"]

@@ -1,0 +1,1 @@
+"""Invoices: lines, VAT, totals and a plain-text rendering."""

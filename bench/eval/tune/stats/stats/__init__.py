@@ -1,0 +1,1 @@
+"""Descriptive statistics for a series of measurements."""

@@ -1,0 +1,1 @@
+"""Time tracking: entries, a weekly sheet, and the report printed from it."""
