@@ -214,6 +214,15 @@ class Compacted(Event):
 
 
 @dataclass(frozen=True)
+class CandidatesTried(Event):
+    """kiln sampled other fixes and let the tests judge them (agent/run/candidates.py)."""
+
+    tried: int  # candidates applied and tested
+    passing: int  # of those, how many passed every test
+    chosen: str  # the one kept instead of the model's own edit; "" when none was better
+
+
+@dataclass(frozen=True)
 class WindowUsed(Event):
     """How full the context window is for the request about to be sent."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.events import Compacted, PlanStatus, Usage
+from agent.events import CandidatesTried, Compacted, PlanStatus, Usage
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
 PLAN_MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}
@@ -125,6 +125,13 @@ def flag_config(summary: str, paths: list[str]) -> str:
 
 def changes_summary(diff: str) -> str:
     return f"{diff_stats(diff)['files']} files"
+
+
+def candidates_line(event: CandidatesTried) -> str:
+    """`Tried 4 fixes: 1 passes; kept edit_file calc.py: return a + b`."""
+    passes = f"{event.passing} pass{'es' if event.passing == 1 else ''}"
+    kept = f"; kept {event.chosen}" if event.chosen else "; none beat the model's own edit"
+    return f"Tried {event.tried} fixes: {passes}{kept}."
 
 
 def compacted_line(event: Compacted) -> str:

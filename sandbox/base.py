@@ -70,6 +70,8 @@ class Sandbox(Protocol):
     repo: Path
     backend: str  # "docker" or "bwrap": what the meter shows
     notes: list[str]  # what starting had to say, for the person
+    baseline: str | None  # the checkpoint of the workspace as it started
+    last_checkpoint: str | None
     progress: Callable[[str], None]  # each line of a long start (the setup's output)
 
     async def start(self) -> None: ...

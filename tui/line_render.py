@@ -16,6 +16,7 @@ from rich.text import Text
 from agent.approval import Action, ApprovalRequest, Decision, Verdict
 from agent.events import (
     AssistantMessage,
+    CandidatesTried,
     Compacted,
     Event,
     FilesChanged,
@@ -28,7 +29,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agent.present import PLAN_MARKS, compacted_line, human_tokens
+from agent.present import PLAN_MARKS, candidates_line, compacted_line, human_tokens
 from tui.formatting import (
     APPLY_HINT,
     call_head,
@@ -88,6 +89,8 @@ class LineRenderer:
             self.note(event.message, event.level)
         elif isinstance(event, Compacted):
             self.note(compacted_line(event))
+        elif isinstance(event, CandidatesTried):
+            self.note(candidates_line(event))
         elif isinstance(event, Finished):
             self.note(finished_summary(event), "success" if event.status == "done" else "warning")
             if event.summary:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from agent.events import (
     Applied,
     ApprovalRequested,
+    CandidatesTried,
     Compacted,
     Event,
     FilesChanged,
@@ -22,6 +23,7 @@ from agent.events import (
 )
 from agent.present import (
     PLAN_MARKS,
+    candidates_line,
     changed_paths,
     compacted_line,
     diff_stats,
@@ -55,6 +57,8 @@ def render_text(event: Event) -> str:
         return f"  note: {event.message}"
     if isinstance(event, Compacted):
         return f"  {compacted_line(event)}"
+    if isinstance(event, CandidatesTried):
+        return f"  {candidates_line(event)}"
     if isinstance(event, Applied):
         return f"  applied: {', '.join(event.paths) or '(nothing)'}"
     if isinstance(event, ApprovalRequested):

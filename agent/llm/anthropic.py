@@ -191,10 +191,15 @@ class AnthropicClient:
         self._http = httpx.AsyncClient(timeout=http_timeout(profile))
 
     def stream(
-        self, messages: list[Message], tools: list[ToolSpec], *, max_tokens: int | None = None
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
         return retrying(
-            lambda: self._attempt(messages, tools, max_tokens),
+            lambda: self._attempt(messages, tools, max_tokens, temperature),
             base_url=self.base_url,
             max_retries=self.profile.max_retries,
             timeout_s=self.profile.request_timeout_s,
@@ -211,7 +216,11 @@ class AnthropicClient:
         return headers
 
     async def _attempt(
-        self, messages: list[Message], tools: list[ToolSpec], max_tokens: int | None
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        max_tokens: int | None,
+        temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
         system, wire_messages, wire_tools = to_anthropic_request(messages, tools)
         body: dict[str, Any] = {
@@ -224,6 +233,8 @@ class AnthropicClient:
             body["system"] = system
         if wire_tools:
             body["tools"] = wire_tools
+        if temperature is not None:
+            body["temperature"] = temperature
         started = time.monotonic()
         ttft: float | None = None
         parts = MessageAssembler()

@@ -128,6 +128,10 @@ class ModelProfile:
     # message, and shows changed files after failing tests. With tool_protocol = "text",
     # each reply is one JSON call whose shape the server is asked to enforce.
     small_model: bool = False
+    # Test-verified candidates after a failing fix (agent/run/candidates.py): how many
+    # to sample (-1: 4 for a small model, else none) and at what temperature.
+    candidates: int = -1
+    candidate_temperature: float = 0.8
     # A llama-cpp-python server's verbose log. That server streams no usage, so the true
     # token counts of each reply are read from this log (set for kiln's own local server).
     server_log: str = ""
@@ -137,9 +141,15 @@ class ModelClient(Protocol):
     profile: ModelProfile
 
     def stream(
-        self, messages: list[Message], tools: list[ToolSpec], *, max_tokens: int | None = None
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
-        """Stream one reply. Raises agent.errors.ModelError when retries are exhausted."""
+        """Stream one reply; `temperature` overrides the profile's for this request.
+        Raises agent.errors.ModelError when retries are exhausted."""
         ...
 
     async def aclose(self) -> None: ...

@@ -202,10 +202,11 @@ class OpenAICompatClient:
         *,
         max_tokens: int | None = None,
         shape: dict[str, Any] | None = None,
+        temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
         """`shape`: a `response_format` the reply must fit (the text protocol's JSON calls)."""
         events = retrying(
-            lambda: self._attempt(messages, tools, max_tokens, shape),
+            lambda: self._attempt(messages, tools, max_tokens, shape, temperature),
             base_url=self.base_url,
             max_retries=self.profile.max_retries,
             timeout_s=self.profile.request_timeout_s,
@@ -242,6 +243,7 @@ class OpenAICompatClient:
         tools: list[ToolSpec],
         max_tokens: int | None,
         shape: dict[str, Any] | None = None,
+        temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
         body: dict[str, Any] = {
             "model": await self._model_name(),
@@ -252,8 +254,10 @@ class OpenAICompatClient:
         }
         if tools:
             body["tools"] = to_openai_tools(tools)
-        if self.profile.temperature >= 0:
-            body["temperature"] = self.profile.temperature
+        if temperature is None and self.profile.temperature >= 0:
+            temperature = self.profile.temperature
+        if temperature is not None:
+            body["temperature"] = temperature
         if shape:
             body["response_format"] = shape
         started = time.monotonic()

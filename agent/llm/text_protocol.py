@@ -101,15 +101,24 @@ class TextProtocolClient:
         self.style = style
 
     def stream(
-        self, messages: list[Message], tools: list[ToolSpec], *, max_tokens: int | None = None
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
         text_messages = to_text_messages(messages, tools, self.style)
         if self.style == "json" and tools and isinstance(self.inner, OpenAICompatClient):
             # llama.cpp's form (llama-cpp-python knows no other): a json_object with a schema.
             shape = {"type": "json_object", "schema": call_schema(tools)}
-            events = self.inner.stream(text_messages, [], max_tokens=max_tokens, shape=shape)
+            events = self.inner.stream(
+                text_messages, [], max_tokens=max_tokens, shape=shape, temperature=temperature
+            )
         else:
-            events = self.inner.stream(text_messages, [], max_tokens=max_tokens)
+            events = self.inner.stream(
+                text_messages, [], max_tokens=max_tokens, temperature=temperature
+            )
         return recover_stream(events, tools)
 
     async def aclose(self) -> None:

@@ -31,10 +31,16 @@ class LoggedUsageClient:
         self.wait_s = wait_s
 
     async def stream(
-        self, messages: list[Message], tools: list[ToolSpec], *, max_tokens: int | None = None
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
         offset = log_offset(self.log)
-        async for event in self.inner.stream(messages, tools, max_tokens=max_tokens):
+        stream = self.inner.stream(messages, tools, max_tokens=max_tokens, temperature=temperature)
+        async for event in stream:
             if isinstance(event, Completion):
                 logged = await self._logged_request(offset)
                 if logged is not None:

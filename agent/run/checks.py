@@ -15,6 +15,7 @@ from agent.events import (
     ToolCallStarted,
 )
 from agent.llm.base import ToolCall
+from agent.run.candidates import try_candidates
 from agent.run.core import Run
 from agent.run.stops import Stop, limit_stop
 from agent.tools.control import finish_summary
@@ -61,17 +62,51 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
     deps.last_diff = diff
     state.edited = state.edits_since_tests = True
     run.emit(FilesChanged(tuple(paths)))
+    before_edit = run.sandbox.last_checkpoint or run.sandbox.baseline
     label = f"step {state.steps}"
     run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
     if auto_test and run.settings.tests.run_after_edits and deps.tool_context.test_command:
         before = state.last_tests
         report = await run_tests(run)
         run.conversation.add_feedback(await deps.policy.after_edit(report, paths, run.sandbox))
+        if not report.ok and before_edit and _candidates_allowed(run):
+            state.candidate_rounds += 1
+            assert state.last_edit is not None
+            profile = deps.client.profile
+            better = await try_candidates(
+                run, state.last_edit, before_edit, report, _candidate_count(run),
+                profile.candidate_temperature,
+            )  # fmt: skip
+            if better is not None:
+                state.last_tests = report = better
+                deps.last_diff = await run.sandbox.diff()
+                label = f"step {state.steps} (best candidate)"
+                run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
         if state.after_edit_tests(before, report):
             n = state.edits_without_progress
             raise limit_stop(
                 StopReason.NO_PROGRESS, f"{n} edits in a row left the tests as they were"
             )
+
+
+MAX_CANDIDATE_ROUNDS = 2  # per request: sampling is the slow part of a small model's run
+
+
+def _candidate_count(run: Run) -> int:
+    profile = run.deps.client.profile
+    return profile.candidates if profile.candidates >= 0 else (4 if profile.small_model else 0)
+
+
+def _candidates_allowed(run: Run) -> bool:
+    """Edits that need no asking (candidates are edits too), an edit to redo, rounds left."""
+    mode = run.deps.tool_context.gate.mode
+    return (
+        _candidate_count(run) > 0
+        and mode in (Mode.AUTO_EDIT, Mode.FULL_AUTO)
+        and run.state.last_edit is not None
+        and run.state.last_edit_step == run.state.steps  # this step's change was that edit
+        and run.state.candidate_rounds < MAX_CANDIDATE_ROUNDS
+    )
 
 
 async def judge_finish(run: Run, call: ToolCall) -> None:

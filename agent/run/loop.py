@@ -200,6 +200,8 @@ async def _call_tool(run: Run, call: ToolCall) -> None:
     )
     run.conversation.add_tool_result(call, result.output)
     state.pending_change = state.pending_change or result.edited
+    if call.name in EDIT_TOOLS and result.ok:
+        state.last_edit, state.last_edit_step = call, state.steps
     if call.name in EDIT_TOOLS and not result.ok and state.edit_failed():
         n = state.edits_without_progress
         raise limit_stop(

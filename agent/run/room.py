@@ -12,13 +12,13 @@ from __future__ import annotations
 import contextlib
 
 from agent import tools
-from agent.errors import ModelError
-from agent.events import Compacted, UsageUpdated, WindowUsed
-from agent.llm.base import Completion, Message, TextChunk
+from agent.events import Compacted, WindowUsed
+from agent.llm.base import Completion, Message
 from agent.prompts import compaction
 from agent.prompts.conversation import truncate
 from agent.prompts.window import prompt_chars
 from agent.run.core import Run
+from agent.run.sampling import ask_once
 from sandbox.base import SandboxError
 
 SUMMARY_TOKENS = 600
@@ -61,20 +61,11 @@ async def make_room(run: Run, *, force: bool = False) -> None:
 
 async def _summarise(run: Run, old: list[Message]) -> str:
     """The model's summary of `old`; without one (an error, an empty reply), the calls."""
-    deps = run.deps
-    budget_chars = int(deps.window.room * 0.6 * deps.window.chars_per_token)
+    window = run.deps.window
+    budget_chars = int(window.room * 0.6 * window.chars_per_token)
     request = compaction.summary_request(old, budget_chars)
-    text = ""
-    with contextlib.suppress(ModelError):
-        async for event in deps.client.stream(request, [], max_tokens=SUMMARY_TOKENS):
-            if isinstance(event, TextChunk):
-                text += event.text
-            elif isinstance(event, Completion):
-                if deps.on_request is not None:  # stored and priced like any request
-                    deps.on_request(deps.meter.request(run.state.steps, request, [], event))
-                deps.meter.add(event.usage, event.duration_s)
-                run.emit(UsageUpdated(deps.meter.total, event.usage, deps.meter.cost_usd))
-                text = text or event.message.content
+    completion = await ask_once(run, request, [], max_tokens=SUMMARY_TOKENS)
+    text = completion.message.content if completion is not None else ""
     return text.strip() or compaction.mechanical_summary(old)
 
 

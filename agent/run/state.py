@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.events import StopReason
+from agent.llm.base import ToolCall
 from agent.settings.config import Limits
 from agent.tools.testdigest import TestDigest
 
@@ -31,6 +32,9 @@ class RunState:
     last_tests: TestDigest | None = None
     last_calls: list[str] = field(default_factory=list)
     edits_without_progress: int = 0  # consecutive
+    last_edit: ToolCall | None = None  # the latest edit call, for candidates to redo
+    last_edit_step: int = -1
+    candidate_rounds: int = 0
 
     @property
     def deadline(self) -> float | None:

@@ -60,7 +60,10 @@ async def test_a_small_model_sees_the_code_up_front_and_again_after_a_failing_ed
 
     finish = {"tool_calls": [{"name": "finish", "arguments": {"summary": "add adds"}}]}
     with ScriptedServer([edit("a - b", "a * b"), edit("a * b", "a + b"), finish]) as server:
-        profile = ModelProfile(base_url=server.base_url, model="m", small_model=True, max_retries=0)
+        # No candidates here: this is about what the model is shown (test_candidates.py).
+        profile = ModelProfile(
+            base_url=server.base_url, model="m", small_model=True, max_retries=0, candidates=0
+        )
         session = Session(
             load_settings(buggy_repo, env={}),
             buggy_repo,

@@ -11,6 +11,7 @@ from agent.events import (
     ApprovalRequested,
     ApprovalResolved,
     AssistantMessage,
+    CandidatesTried,
     Compacted,
     Event,
     FilesChanged,
@@ -21,7 +22,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agent.present import compacted_line
+from agent.present import candidates_line, compacted_line
 from tui.formatting import APPLY_HINT
 from tui.widgets.blocks import (
     FinishedLine,
@@ -109,6 +110,8 @@ class Transcript(VerticalScroll):
             await self.note(event.message, event.level)
         elif isinstance(event, Compacted):
             await self.note(compacted_line(event))
+        elif isinstance(event, CandidatesTried):
+            await self.note(candidates_line(event), "success" if event.chosen else "info")
         elif isinstance(event, FilesChanged):
             self._changed = event.paths
         elif isinstance(event, Finished):

@@ -1,0 +1,115 @@
+"""Test-verified candidates: when a small model's fix fails, let the tests pick a better one.
+
+The same request that produced the failing edit is sent again K times at a higher
+temperature. Each reply's edit is applied on the workspace as it was before the failing
+edit (restored from its checkpoint), and the tests run on it. The best candidate is kept:
+all tests pass, else the most passing, then the smallest change. A candidate that edits a
+test file is never chosen. If none beats the model's own edit, the workspace goes back to
+that edit. The test suite, not the model, is the judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent import tools
+from agent.events import CandidatesTried, TestsRan
+from agent.llm.base import Completion, Message, ToolCall
+from agent.prompts.briefing import is_test_file
+from agent.run.core import Run
+from agent.run.sampling import ask_once
+from agent.tools.shell import run_test_command
+from agent.tools.testdigest import TestDigest
+
+EDIT_TOOLS = frozenset({"edit_file", "write_file"})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    call: ToolCall
+    report: TestDigest
+    diff_size: int
+
+    def score(self) -> tuple[int, int, int]:
+        return (int(self.report.ok), self.report.passed - self.report.failed, -self.diff_size)
+
+
+def request_before(messages: list[Message], edit_id: str) -> list[Message] | None:
+    """The messages of the request whose reply made the edit `edit_id`."""
+    for index, message in enumerate(messages):
+        if any(call.id == edit_id for call in message.tool_calls):
+            return messages[:index]
+    return None
+
+
+async def try_candidates(
+    run: Run, failed: ToolCall, base_ref: str, current: TestDigest, count: int, temperature: float
+) -> TestDigest | None:
+    """Sample `count` fixes for the request that made `failed`; keep the best if it beats
+    `current` (the tests after the model's own edit). Returns the kept one's tests."""
+    sandbox, context = run.sandbox, run.tool_context
+    request = request_before(run.conversation.messages(), failed.id)
+    if request is None:
+        return None
+    own_ref = await sandbox.checkpoint("before candidates")
+    tried: list[Candidate] = []
+    for _ in range(count):
+        completion = await ask_once(run, request, tools.specs(), temperature=temperature)
+        call = _edit_in(completion)
+        if call is None or _touches_tests(call) or _same(call, failed, tried):
+            continue
+        await sandbox.restore(base_ref)
+        applied = await tools.call(context, call.name, call.arguments)
+        if not applied.ok:
+            continue
+        report = await run_test_command(context)
+        tried.append(Candidate(call, report, len(await sandbox.diff())))
+        if report.ok:
+            break  # all tests pass: nothing can beat it
+    best = max(tried, key=Candidate.score, default=None)
+    own = Candidate(failed, current, 0)
+    if best is None or best.score()[:2] <= own.score()[:2]:
+        await sandbox.restore(own_ref)
+        run.emit(CandidatesTried(len(tried), sum(c.report.ok for c in tried), ""))
+        return None
+    await sandbox.restore(base_ref)
+    await tools.call(context, best.call.name, best.call.arguments)
+    chosen = _describe(best.call)
+    run.emit(CandidatesTried(len(tried), sum(c.report.ok for c in tried), chosen))
+    report = best.report
+    run.emit(
+        TestsRan(
+            report.command, report.passed, report.failed, report.errors, report.exit_code,
+            report.failing, report.text, report.duration_s,
+        )
+    )  # fmt: skip
+    passing = sum(c.report.ok for c in tried)
+    run.conversation.add_feedback(
+        f"[kiln tried {len(tried)} other fixes from before your edit: {passing} pass the "
+        f"tests. It applied the best instead of yours: {chosen}]\n{report.text}"
+    )
+    return report
+
+
+def _edit_in(completion: Completion | None) -> ToolCall | None:
+    if completion is None:
+        return None
+    return next((c for c in completion.message.tool_calls if c.name in EDIT_TOOLS), None)
+
+
+def _touches_tests(call: ToolCall) -> bool:
+    return is_test_file(str(call.arguments.get("path", "")))
+
+
+def _same(call: ToolCall, failed: ToolCall, tried: list[Candidate]) -> bool:
+    """Already known: the model's own failing edit, or a candidate tried before."""
+    return call.arguments == failed.arguments or any(
+        call.arguments == c.call.arguments for c in tried
+    )
+
+
+def _describe(call: ToolCall) -> str:
+    path = call.arguments.get("path", "?")
+    new = str(call.arguments.get("new_text") or call.arguments.get("content") or "")
+    first = next((line.strip() for line in new.splitlines() if line.strip()), "")
+    return f"{call.name} {path}: {first[:80]}"

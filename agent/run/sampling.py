@@ -1,0 +1,36 @@
+"""A request of kiln's own (a summary, a candidate fix): metered and stored like any other,
+and never the end of the run when it fails."""
+
+from __future__ import annotations
+
+import contextlib
+
+from agent.errors import ModelError
+from agent.events import UsageUpdated
+from agent.llm.base import Completion, Message, ToolSpec
+from agent.run.core import Run
+
+
+async def ask_once(
+    run: Run,
+    messages: list[Message],
+    tool_specs: list[ToolSpec],
+    *,
+    max_tokens: int | None = None,
+    temperature: float | None = None,
+) -> Completion | None:
+    """The model's completed reply, or None if the request failed after its retries."""
+    deps = run.deps
+    with contextlib.suppress(ModelError):
+        stream = deps.client.stream(
+            messages, tool_specs, max_tokens=max_tokens, temperature=temperature
+        )
+        async for event in stream:
+            if isinstance(event, Completion):
+                if deps.on_request is not None:  # stored and priced like any request
+                    step = run.state.steps
+                    deps.on_request(deps.meter.request(step, messages, tool_specs, event))
+                deps.meter.add(event.usage, event.duration_s)
+                run.emit(UsageUpdated(deps.meter.total, event.usage, deps.meter.cost_usd))
+                return event
+    return None
