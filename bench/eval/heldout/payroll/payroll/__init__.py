@@ -1,0 +1,1 @@
+"""Monthly pay for the kinds of staff a small company has."""

@@ -1,0 +1,1 @@
+"""A shop till: baskets and the printed receipt."""
