@@ -69,19 +69,10 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
         before = state.last_tests
         report = await run_tests(run)
         run.conversation.add_feedback(await deps.policy.after_edit(report, paths, run.sandbox))
-        if not report.ok and before_edit and _candidates_allowed(run):
-            state.candidate_rounds += 1
+        this_step = state.last_edit_step == state.steps  # the change was that edit
+        if not report.ok and before_edit and this_step and _candidates_allowed(run):
             assert state.last_edit is not None
-            profile = deps.client.profile
-            better = await try_candidates(
-                run, state.last_edit, before_edit, report, _candidate_count(run),
-                profile.candidate_temperature,
-            )  # fmt: skip
-            if better is not None:
-                state.last_tests = report = better
-                deps.last_diff = await run.sandbox.diff()
-                label = f"step {state.steps} (best candidate)"
-                run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
+            report = await _candidates(run, state.last_edit, before_edit, report) or report
         if state.after_edit_tests(before, report):
             n = state.edits_without_progress
             raise limit_stop(
@@ -90,6 +81,44 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
 
 
 MAX_CANDIDATE_ROUNDS = 2  # per request: sampling is the slow part of a small model's run
+FAILED_EDITS_BEFORE_CANDIDATES = 2
+
+
+async def after_failed_edit(run: Run, call: ToolCall) -> bool:
+    """An edit that did not apply, again: sample other edits instead of a third try of
+    the same. True when one was kept."""
+    state = run.state
+    if state.edits_without_progress < FAILED_EDITS_BEFORE_CANDIDATES:
+        return False
+    if not _candidates_allowed(run) or not run.deps.tool_context.test_command:
+        return False
+    tests = state.last_tests or await run_tests(run)  # what candidates must beat
+    if tests.ok:
+        return False
+    here = await run.sandbox.checkpoint(f"step {state.steps} (before candidates)")
+    return await _candidates(run, call, here, tests) is not None
+
+
+async def _candidates(
+    run: Run, failed: ToolCall, base_ref: str, current: TestDigest
+) -> TestDigest | None:
+    """One round of candidates; the kept one becomes the workspace's latest state."""
+    state, deps = run.state, run.deps
+    state.candidate_rounds += 1
+    temperature = deps.client.profile.candidate_temperature
+    better = await try_candidates(
+        run, failed, base_ref, current, _candidate_count(run), temperature
+    )
+    if better is None:
+        return None
+    state.last_tests = better
+    state.edited = True
+    state.edits_without_progress = 0
+    deps.last_diff = await run.sandbox.diff()
+    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    label = f"step {state.steps} (best candidate)"
+    run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
+    return better
 
 
 def _candidate_count(run: Run) -> int:
@@ -103,8 +132,6 @@ def _candidates_allowed(run: Run) -> bool:
     return (
         _candidate_count(run) > 0
         and mode in (Mode.AUTO_EDIT, Mode.FULL_AUTO)
-        and run.state.last_edit is not None
-        and run.state.last_edit_step == run.state.steps  # this step's change was that edit
         and run.state.candidate_rounds < MAX_CANDIDATE_ROUNDS
     )
 

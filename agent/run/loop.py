@@ -31,7 +31,7 @@ from agent.events import (
 )
 from agent.llm.base import Completion, ToolCall
 from agent.prompts.conversation import truncate
-from agent.run.checks import after_changes, judge_finish, record_tests
+from agent.run.checks import after_changes, after_failed_edit, judge_finish, record_tests
 from agent.run.core import Emit, LoopDeps, Run
 from agent.run.state import RunState
 from agent.run.stops import Stop, limit_stop, status_for
@@ -202,11 +202,15 @@ async def _call_tool(run: Run, call: ToolCall) -> None:
     state.pending_change = state.pending_change or result.edited
     if call.name in EDIT_TOOLS and result.ok:
         state.last_edit, state.last_edit_step = call, state.steps
-    if call.name in EDIT_TOOLS and not result.ok and state.edit_failed():
-        n = state.edits_without_progress
-        raise limit_stop(
-            StopReason.NO_PROGRESS, f"{n} edits in a row did not apply or change anything"
-        )
+    if call.name in EDIT_TOOLS and not result.ok:
+        stop = state.edit_failed()
+        if await after_failed_edit(run, call):
+            return  # a candidate that applies (and did better) took its place
+        if stop:
+            n = state.edits_without_progress
+            raise limit_stop(
+                StopReason.NO_PROGRESS, f"{n} edits in a row did not apply or change anything"
+            )
     if result.plan is not None:
         emit(PlanUpdated(result.plan))
     if result.tests is not None:

@@ -80,3 +80,14 @@ async def test_in_ask_mode_no_candidates_are_tried(docker_ready: None, buggy_rep
     script = [SCRIPT[0], edit("calc.py", "a * b", "a + b"), SCRIPT[-1]]
     (events, _, _), _ = await _run(buggy_repo, script, Mode.ASK)
     assert not [e for e in events if isinstance(e, CandidatesTried)]
+
+
+async def test_edits_that_do_not_apply_twice_turn_into_candidates(
+    docker_ready: None, buggy_repo: Path
+) -> None:
+    wrong = edit("calc.py", "return a - b  # not in the file", "return a + b")
+    script = [wrong, wrong, edit("calc.py", "return a - b", "return a + b"), SCRIPT[-1]]
+    (events, diff, _), _ = await _run(buggy_repo, script, Mode.FULL_AUTO)
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert tried.passing == 1 and tried.chosen.endswith("return a + b")
+    assert "+    return a + b" in diff and events[-1].status == "done"
