@@ -6,8 +6,10 @@ model hears about it in the same tool result instead of from a failing test run 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
+import shlex
 from typing import Any
 
 from agent.approval import Action
@@ -84,9 +86,18 @@ async def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     before = await _existing(ctx, path)
     if before is None:
         raise ToolFailure(f"{path} does not exist; use write_file to create it.")
-    result = replace_keeping_line_endings(
-        before, old, new, replace_all=bool(args.get("replace_all")), path=path
-    )
+    try:
+        result = replace_keeping_line_endings(
+            before, old, new, replace_all=bool(args.get("replace_all")), path=path
+        )
+    except ToolFailure as failure:
+        elsewhere = await _files_holding(ctx, old, path) if old.strip() else []
+        if len(elsewhere) == 1:  # the right change in the wrong file: say which file
+            raise ToolFailure(
+                f"`old_text` is not in {path}, but it is in {elsewhere[0]}: edit that file "
+                "(the same call with that path)."
+            ) from None
+        raise failure from None
     if result.text == before:
         raise ToolFailure("old_text and new_text are the same; nothing would change.")
     if len(result.text.encode()) > MAX_WRITE_BYTES:
@@ -98,6 +109,23 @@ async def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     note = " (matched after ignoring whitespace differences)" if result.fuzzy else ""
     warning = introduced_errors(path, before.encode(), result.text.encode())
     return ToolResult(True, f"Edited {path}: replaced {what}{note}.{warning}", edited=True)
+
+
+async def _files_holding(ctx: ToolContext, text: str, other_than: str) -> list[str]:
+    """The workspace's tracked or new files that contain `text` exactly (a few at most)."""
+    first = next((line for line in text.splitlines() if line.strip()), "").strip()
+    found = await ctx.sandbox.exec(
+        f"git grep -lF --untracked -e {shlex.quote(first)} -- . 2>/dev/null | head -20", timeout=30
+    )
+    holding = []
+    for candidate in found.output.split("\n"):
+        if not candidate or candidate == other_than:
+            continue
+        with contextlib.suppress(ToolFailure, UnicodeDecodeError, FileNotFoundError):
+            content = (await ctx.sandbox.read_file(candidate)).decode("utf-8")
+            if text in content or text.strip() in content:
+                holding.append(candidate)
+    return holding
 
 
 @tool(

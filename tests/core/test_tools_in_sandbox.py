@@ -138,3 +138,14 @@ async def test_plan_mode_refuses_edits_and_ask_mode_rejection_reaches_the_model(
     assert not rejected.ok and "keep the API stable" in rejected.output
     assert person.asked[0].diff.startswith("--- a/calc.py")
     assert (await sandbox.read_file("calc.py")).decode().endswith("a - b\n")
+
+
+async def test_an_edit_aimed_at_the_wrong_file_names_the_right_one(sandbox: Sandbox) -> None:
+    ctx = tool_context(sandbox, mode=Mode.FULL_AUTO)
+    await sandbox.write_file("app.py", b"from calc import add\n\nprint(add(1, 2))\n")
+    wrong = await tools.call(
+        ctx, "edit_file",
+        {"path": "app.py", "old_text": "    return a - b", "new_text": "    return a + b"},
+    )  # fmt: skip
+    assert not wrong.ok
+    assert "`old_text` is not in app.py, but it is in calc.py" in wrong.output
