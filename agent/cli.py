@@ -116,7 +116,9 @@ def _build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--runs", type=int, default=1, help="runs per task (default 1)")
     evaluate.add_argument("--json", action="store_true", help="JSON lines instead of a table")
     evaluate.add_argument("--out", metavar="FILE", help="also write the JSON lines to FILE")
-    evaluate.add_argument("--timeout", type=float, default=600.0, help="seconds per run")
+    evaluate.add_argument(
+        "--timeout", type=float, help="seconds per run (default: kiln run's own wall clock)"
+    )
     evaluate.add_argument("--base-url", help="as for kiln run (default: kiln's own choice)")
     evaluate.add_argument("--model", help="as for kiln run")
     evaluate.add_argument("--provider", choices=["openai", "anthropic"])

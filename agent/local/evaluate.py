@@ -81,7 +81,7 @@ def _run_task(
     task: BundledTask,
     runs: int,
     extra: tuple[str, ...],
-    timeout_s: float,
+    timeout_s: float | None,
     as_json: bool,
     out: TextIO | None,
 ) -> TaskRuns:

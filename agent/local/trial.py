@@ -57,8 +57,10 @@ class TrialResult:
 
 
 def run_trial(
-    task: BundledTask, *, extra_args: tuple[str, ...] = (), timeout_s: float = 900.0
+    task: BundledTask, *, extra_args: tuple[str, ...] = (), timeout_s: float | None = None
 ) -> TrialResult:
+    """`timeout_s` None: kiln's own default wall clock (3 minutes for a small model), as a
+    person running `kiln run` gets it."""
     with tempfile.TemporaryDirectory(prefix=f"kiln-{task.name}-") as tmp:
         repo = checkout(task, Path(tmp) / task.name)
         cmd = [
@@ -68,7 +70,7 @@ def run_trial(
             "--approval", "full-auto",
             "--output-format", "stream-json",
             "--apply",
-            "--timeout", str(timeout_s),
+            *(["--timeout", str(timeout_s)] if timeout_s else []),
             *extra_args,
             task.prompt,
         ]  # fmt: skip
@@ -77,7 +79,7 @@ def run_trial(
         started = time.monotonic()
         try:
             proc = subprocess.run(
-                cmd, capture_output=True, text=True, timeout=timeout_s + 120, cwd=tmp
+                cmd, capture_output=True, text=True, timeout=(timeout_s or 900) + 120, cwd=tmp
             )
             result.exit_code = proc.returncode
             result.stderr_tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
