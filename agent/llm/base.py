@@ -129,7 +129,7 @@ class ModelProfile:
     # each reply is one JSON call whose shape the server is asked to enforce.
     small_model: bool = False
     # Test-verified candidates after a failing fix (agent/run/candidates.py): how many
-    # to sample (-1: 4 for a small model, else none) and at what temperature.
+    # to sample (-1: 8 for a small model, else none) and at what temperature.
     candidates: int = -1
     candidate_temperature: float = 0.8
     # A llama-cpp-python server's verbose log. That server streams no usage, so the true
