@@ -36,7 +36,7 @@ from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy, policy_for
 from agent.prompts.rules import project_rules
 from agent.prompts.window import ANTHROPIC_WINDOW, Window
-from agent.run.core import Emit, LoopDeps, Run
+from agent.run.core import Emit, FastModel, LoopDeps, Run
 from agent.run.loop import drive
 from agent.run.room import make_room
 from agent.run.state import RunState
@@ -218,6 +218,7 @@ class Session:
             before_change=self.wait_baseline,
             on_request=functools.partial(self.store.record_request, self.session_id),
             window=await self._window(),
+            fast=await self._fast_model(),
         )
         if self.test_command and not self.settings.tests.command and not self._restore_diff:
             await self._runnable_test_command()
@@ -376,6 +377,22 @@ class Session:
             limits = dataclasses.replace(limits, timeout_s=SMALL_MODEL_TIMEOUT_S)
         return limits
 
+    async def _fast_model(self) -> FastModel | None:
+        """`[models.fast]`, for kiln's own small jobs; unreachable, the main model does them."""
+        if "fast" not in self.settings.models:
+            return None
+        from agent.settings.resolve import open_client, resolve_profile
+
+        try:
+            profile = await resolve_profile(self.settings, "fast")
+            client = await open_client(profile)
+        except KilnError as exc:
+            self.start_notes.append(
+                f"The fast model cannot be used ({exc.message}); the main model summarises."
+            )
+            return None
+        return FastModel(client, pricing_for(profile, self.settings))
+
     async def _window(self) -> Window:
         """The model's context window: configured, else what its server declares, else
         the profile's default; calibrated with the server's tokenizer where it has one."""
@@ -527,6 +544,8 @@ class Session:
                 await self.sandbox.close()
             if self.client is not None:
                 await self.client.aclose()
+            if self._deps is not None and self._deps.fast is not None:
+                await self._deps.fast.client.aclose()
 
     @classmethod
     def load(

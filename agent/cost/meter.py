@@ -37,12 +37,15 @@ class Meter:
     def tokens(self) -> int:
         return self.total.prompt_total + self.total.output
 
-    def price(self, usage: Usage, duration_s: float = 0.0) -> float | None:
-        return self.pricing.cost(usage, duration_s)
+    def price(
+        self, usage: Usage, duration_s: float = 0.0, pricing: Pricing | None = None
+    ) -> float | None:
+        return (pricing or self.pricing).cost(usage, duration_s)
 
-    def add(self, usage: Usage, duration_s: float = 0.0) -> None:
+    def add(self, usage: Usage, duration_s: float = 0.0, pricing: Pricing | None = None) -> None:
+        """Count one request; `pricing` when another model (the fast one) answered it."""
         self.total = self.total + usage
-        cost = self.price(usage, duration_s)
+        cost = self.price(usage, duration_s, pricing)
         if cost is None:
             self.unpriced += 1
         else:
@@ -55,17 +58,21 @@ class Meter:
         messages: list[Message],
         tools: list[ToolSpec],
         completion: Completion,
+        *,
+        role: str = "",
+        pricing: Pricing | None = None,
     ) -> ModelRequest:
-        """The record of one completed request, priced as this meter prices it."""
+        """The record of one completed request, priced as this meter prices it (or as
+        `pricing` does, for the model in `role`)."""
         return ModelRequest(
             step=step,
-            role=self.role,
-            model=self.pricing.model,
+            role=role or self.role,
+            model=(pricing or self.pricing).model,
             messages=tuple(messages),
             tools=tuple(tools),
             reply=completion.message,
             usage=completion.usage,
-            cost_usd=self.price(completion.usage, completion.duration_s),
+            cost_usd=self.price(completion.usage, completion.duration_s, pricing),
             ttft_s=completion.ttft_s,
             duration_s=completion.duration_s,
         )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from agent import tools
 from agent.cost.meter import Meter
+from agent.cost.pricing import Pricing
 from agent.cost.request import OnRequest
 from agent.events import Event, Phase, PhaseChanged
 from agent.llm.base import ModelClient
@@ -21,6 +22,14 @@ from sandbox.base import Sandbox
 Emit = Callable[[Event], None]
 
 
+@dataclass(frozen=True)
+class FastModel:
+    """`[models.fast]`: the cheaper model for kiln's own small jobs (summaries)."""
+
+    client: ModelClient
+    pricing: Pricing
+
+
 @dataclass
 class LoopDeps:
     """What every run needs; the Session owns all of it and keeps it across runs."""
@@ -32,6 +41,7 @@ class LoopDeps:
     policy: PromptPolicy
     before_change: Callable[[], Awaitable[None]]  # e.g. wait for the baseline test run
     window: Window = dataclasses.field(default_factory=Window)
+    fast: FastModel | None = None
     phase: Phase = Phase.PLAN
     last_diff: str = ""
     on_request: OnRequest | None = None  # the store: what the model saw at each request

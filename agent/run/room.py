@@ -64,7 +64,7 @@ async def _summarise(run: Run, old: list[Message]) -> str:
     window = run.deps.window
     budget_chars = int(window.room * 0.6 * window.chars_per_token)
     request = compaction.summary_request(old, budget_chars)
-    completion = await ask_once(run, request, [], max_tokens=SUMMARY_TOKENS)
+    completion = await ask_once(run, request, [], max_tokens=SUMMARY_TOKENS, fast=True)
     text = completion.message.content if completion is not None else ""
     return text.strip() or compaction.mechanical_summary(old)
 

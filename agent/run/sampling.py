@@ -18,19 +18,25 @@ async def ask_once(
     *,
     max_tokens: int | None = None,
     temperature: float | None = None,
+    fast: bool = False,
 ) -> Completion | None:
-    """The model's completed reply, or None if the request failed after its retries."""
+    """The model's completed reply, or None if the request failed after its retries.
+    `fast`: the fast model answers, where one is configured."""
     deps = run.deps
+    helper = deps.fast if fast else None
+    client = helper.client if helper else deps.client
+    pricing = helper.pricing if helper else None
+    role = "fast" if helper else ""
     with contextlib.suppress(ModelError):
-        stream = deps.client.stream(
-            messages, tool_specs, max_tokens=max_tokens, temperature=temperature
-        )
+        stream = client.stream(messages, tool_specs, max_tokens=max_tokens, temperature=temperature)
         async for event in stream:
             if isinstance(event, Completion):
                 if deps.on_request is not None:  # stored and priced like any request
-                    step = run.state.steps
-                    deps.on_request(deps.meter.request(step, messages, tool_specs, event))
-                deps.meter.add(event.usage, event.duration_s)
+                    record = deps.meter.request(
+                        run.state.steps, messages, tool_specs, event, role=role, pricing=pricing
+                    )
+                    deps.on_request(record)
+                deps.meter.add(event.usage, event.duration_s, pricing)
                 run.emit(UsageUpdated(deps.meter.total, event.usage, deps.meter.cost_usd))
                 return event
     return None

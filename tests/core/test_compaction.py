@@ -81,3 +81,31 @@ def test_the_summarised_part_ends_before_an_assistant_turn() -> None:
     pinned = compaction.Pinned(("task",))
     rebuilt = compaction.with_summary(history, cut, "s", pinned).history
     assert rebuilt[0].role == "user" and rebuilt[1].role == "assistant"
+
+
+async def test_the_fast_model_writes_the_summary_and_is_metered_as_fast(
+    docker_ready: None, buggy_repo: Path
+) -> None:
+    script = [*FIX_SCRIPT]
+    with ScriptedServer(script) as main, ScriptedServer([{"text": SUMMARY}]) as fast:
+        settings = load_settings(
+            buggy_repo, {"models.fast.base_url": fast.base_url, "models.fast.model": "f"}, env={}
+        )
+        profile = ModelProfile(base_url=main.base_url, model="scripted", max_retries=0)
+        session = Session(
+            settings, buggy_repo, ScriptedPerson(), Mode.FULL_AUTO,
+            client=OpenAICompatClient(profile),
+        )  # fmt: skip
+        commands = Commands(session.settings, Mode.FULL_AUTO)
+        commands.session = session
+        try:
+            async for _ in session.run("fix add"):
+                pass
+            [event] = [o async for o in commands.run("/compact") if isinstance(o, Compacted)]
+            assert session.store is not None
+            roles = [r["role"] for r in session.store.requests(session.session_id)]
+        finally:
+            await session.close()
+        assert event.summary == SUMMARY
+        assert len(fast.chat_requests) == 1 and all(r.body.get("tools") for r in main.chat_requests)
+    assert roles.count("fast") == 1 and roles.count("main") == len(roles) - 1
