@@ -275,7 +275,13 @@ class Session:
         if self._stable is None:
             tokens = self.settings.context.map_tokens if self.policy.name == "standard" else 0
             rules = project_rules(self.repo)
-            repo_map = await asyncio.to_thread(prompt_map, self.repo, (), tokens) if tokens else ""
+            repo_map = ""
+            try:
+                repo_map = (
+                    await asyncio.to_thread(prompt_map, self.repo, (), tokens) if tokens else ""
+                )
+            except KilnError as exc:  # the map helps; the session does not depend on it
+                self.start_notes.append(f"No repo map this session: {exc.message}")
             shown = f"## Repository map (definitions by file, most used first)\n\n{repo_map}"
             self._stable = "\n\n".join(p for p in (rules, shown if repo_map else "") if p)
         return self._stable
