@@ -21,8 +21,6 @@ from agent.run.sampling import ask_once
 from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
 
-EDIT_TOOLS = frozenset({"edit_file", "write_file"})
-
 
 @dataclass(frozen=True)
 class Candidate:
@@ -94,7 +92,7 @@ async def try_candidates(
 def _edit_in(completion: Completion | None) -> ToolCall | None:
     if completion is None:
         return None
-    return next((c for c in completion.message.tool_calls if c.name in EDIT_TOOLS), None)
+    return next((c for c in completion.message.tool_calls if c.name in tools.EDIT_TOOLS), None)
 
 
 def _touches_tests(call: ToolCall) -> bool:

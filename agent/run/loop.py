@@ -41,8 +41,6 @@ from sandbox.base import SandboxError
 
 __all__ = ["LoopDeps", "drive"]
 
-EDIT_TOOLS = frozenset({"edit_file", "write_file"})
-
 
 async def drive(deps: LoopDeps, task: str, state: RunState, emit: Emit) -> Finished:
     """Work on `task` until a Stop; returns (and emits last) the Finished event."""
@@ -176,7 +174,7 @@ async def _call_tool(run: Run, call: ToolCall) -> None:
     emit(ToolCallStarted(call.id, call.name, call.arguments, call.recovered_from_text))
     if call.recovered_from_text:
         emit(Notice(f"Recovered a {call.name} call the model wrote as text."))
-    if call.name in EDIT_TOOLS:
+    if call.name in tools.EDIT_TOOLS:
         run.enter(Phase.EDIT)
     elif call.name == "run_tests":
         run.enter(Phase.TEST)
@@ -200,9 +198,9 @@ async def _call_tool(run: Run, call: ToolCall) -> None:
     )
     run.conversation.add_tool_result(call, result.output)
     state.pending_change = state.pending_change or result.edited
-    if call.name in EDIT_TOOLS and result.ok:
+    if call.name in tools.EDIT_TOOLS and result.ok:
         state.last_edit, state.last_edit_step = call, state.steps
-    if call.name in EDIT_TOOLS and not result.ok:
+    if call.name in tools.EDIT_TOOLS and not result.ok:
         stop = state.edit_failed()
         if await after_failed_edit(run, call):
             return  # a candidate that applies (and did better) took its place

@@ -29,6 +29,7 @@ TOOLS: dict[str, Tool] = {
 }
 # Tools that do not change the workspace; everything else may.
 READ_ONLY = frozenset({"read_file", "list_files", "search", "find_symbol", "update_plan", "finish"})
+EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 
 
 def specs() -> list[ToolSpec]:
@@ -52,4 +53,13 @@ async def call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolRe
         return ToolResult(False, str(failure))
 
 
-__all__ = ["READ_ONLY", "TOOLS", "ToolContext", "ToolFailure", "ToolResult", "call", "specs"]
+__all__ = [
+    "EDIT_TOOLS",
+    "READ_ONLY",
+    "TOOLS",
+    "ToolContext",
+    "ToolFailure",
+    "ToolResult",
+    "call",
+    "specs",
+]

@@ -44,10 +44,6 @@ def kiln_run(
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def chats(server: ScriptedServer) -> list[Any]:
-    return server.chat_requests
-
-
 def test_every_request_extends_the_previous_one_and_the_server_caches_it(
     docker_ready: None, tmp_path: Path
 ) -> None:
@@ -55,7 +51,7 @@ def test_every_request_extends_the_previous_one_and_the_server_caches_it(
     turns = [run(f"echo step {i}; cat a.py b.py") for i in range(28)] + [WRITE, FINISH]
     with ScriptedServer(turns) as server:
         events = kiln_run(repo, server)
-        requests = chats(server)
+        requests = server.chat_requests
     assert events[-1]["status"] == "done" and len(requests) == 30
     for previous, current in itertools.pairwise(requests):
         before, now = previous.body["messages"], current.body["messages"]
@@ -72,7 +68,7 @@ def test_anthropic_requests_read_the_previous_request_from_the_cache(
     turns = [run(f"echo step {i}; cat a.py b.py") for i in range(28)] + [WRITE, FINISH]
     with ScriptedServer(turns) as server:
         events = kiln_run(repo, server, "--provider", "anthropic", env={"ANTHROPIC_API_KEY": "k"})
-        requests = chats(server)
+        requests = server.chat_requests
     assert events[-1]["status"] == "done" and len(requests) == 30
     for previous, current in itertools.pairwise(requests):
         # Cache reads (the API's own figure) cover what the previous request sent.
@@ -90,7 +86,7 @@ def test_a_150_step_session_never_overflows_an_8k_window(
     script = {"context_window": 8192, "turns": [*work, *[FINISH] * 40]}
     with ScriptedServer(script) as server:
         events = kiln_run(repo, server)
-        requests = chats(server)
+        requests = server.chat_requests
     over = [r.prompt_tokens for r in requests if r.prompt_tokens > 8192]
     assert not over and all(r.outcome == "ok" for r in requests)
     compactions = [e for e in events if e["type"] == "compacted"]
