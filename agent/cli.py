@@ -103,6 +103,14 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     apply.set_defaults(handler="agent.vcs.apply_cli:main")
 
+    review = sub.add_parser("review", help="review a commit, a range or your changes")
+    _model_flags(review)
+    review.add_argument("--backend", choices=["docker", "bwrap", "auto"])
+    from agent.vcs.review.cli import add_arguments as review_arguments
+
+    review_arguments(review)
+    review.set_defaults(handler="agent.vcs.review.cli:main")
+
     repo_map = sub.add_parser("map", help="print the repo map: the definitions that matter")
     repo_map.add_argument("path", nargs="?", default=".", help="the repository (default: .)")
     repo_map.add_argument("--tokens", type=int, default=1500, help="the budget (default 1500)")

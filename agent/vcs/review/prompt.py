@@ -1,0 +1,68 @@
+"""What the reviewing model is told: the rubric (stable, first), then one chunk of the
+change with new-side line numbers; and the short request that checks one finding."""
+
+from __future__ import annotations
+
+from agent.vcs.review.findings import Finding
+from agent.vcs.review.target import Target
+
+RUBRIC = """You review a code change in the repository {repo}. Find the problems the change \
+introduces, report each with the report_finding tool, then call finish_review.
+
+Report a problem only when all of these hold:
+- the change introduced it (not code it left alone);
+- it affects correctness, security, performance, tests or maintainability in a way the \
+author would fix once told;
+- you can point at the new-side lines that cause it, and say what goes wrong without \
+guessing at things you cannot see (read the code with the tools when unsure).
+
+Priorities: 0 breaks something and must be fixed before merging, 1 should be fixed, 2 \
+could be better, 3 is a nit. Confidence is how sure you are that the problem is real \
+(0-1). Lines are the new-side numbers printed at the left of the diff; removed lines have \
+none. Each body is one short paragraph; a suggestion is the corrected code, only when \
+short. Prefer no finding to a weak one. Report every real problem: nothing caps their \
+number. The verdict is "incorrect" when any priority-0 or priority-1 problem remains."""
+
+
+def system_prompt(repo: str, repo_map: str) -> str:
+    parts = [RUBRIC.format(repo=repo)]
+    if repo_map:
+        parts.append(f"## Repository map (definitions by file, most used first)\n\n{repo_map}")
+    return "\n\n".join(parts)
+
+
+def chunk_message(
+    target: Target, body: str, index: int, total: int, instructions: str, elsewhere: list[str]
+) -> str:
+    what = f"commit {target.revision[:12]} ({target.title})" if target.title else target.label
+    lines = [f"Review {what}, part {index} of {total}."]
+    lines += target.notes
+    if instructions:
+        lines.append(f"Focus: {instructions}")
+    if elsewhere:
+        lines.append(
+            "Also changed (shown in other parts, or not line by line): " + "; ".join(elsewhere)
+        )
+    lines += ["", body, "", "Report each problem with report_finding, then call finish_review."]
+    return "\n".join(lines)
+
+
+VERIFY_SYSTEM = """You check one finding of a code review against the code. Answer with \
+the verify_finding tool: holds is true only when the problem is real in the code shown, \
+and confidence is how sure you are (0-1)."""
+
+
+def verify_message(finding: Finding, excerpt: str, hunk: str) -> str:
+    return "\n".join(
+        [
+            f"Finding (priority {finding.priority}, {finding.category}) at "
+            f"{finding.path}:{finding.line}-{finding.end_line}: {finding.title}",
+            finding.body,
+            "",
+            f"The code of {finding.path} around those lines (new side, numbered):",
+            excerpt,
+            "",
+            "The change there:",
+            hunk or "(no change in these lines)",
+        ]
+    )
