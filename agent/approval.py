@@ -23,6 +23,7 @@ class Action(enum.StrEnum):
     EDIT = "edit"  # a change to a file in the sandbox workspace
     COMMAND = "command"  # a shell command not on the safe list
     APPLY = "apply"  # writing the sandbox's diff to the person's working tree
+    MCP = "mcp"  # a tool of an MCP server: it runs outside the sandbox, on the host or beyond
 
 
 @dataclass(frozen=True)
@@ -32,13 +33,14 @@ class ApprovalRequest:
     summary: str  # one line: "edit src/app.py", "run `make deploy`"
     diff: str = ""
     command: str = ""
-    path: str = ""
+    path: str = ""  # the file edited, or the MCP tool called (mcp__SERVER__TOOL)
 
 
 class Verdict(enum.StrEnum):
     APPROVE = "approve"
     REJECT = "reject"
     ALWAYS = "always"  # approve, and do not ask again for this kind of action this session
+    # (for an MCP tool: for that tool)
 
 
 @dataclass(frozen=True)
@@ -60,5 +62,5 @@ def needs_asking(mode: Mode, action: Action) -> bool:
     if mode is Mode.FULL_AUTO:
         return False
     if mode is Mode.AUTO_EDIT:
-        return action is Action.APPLY
+        return action in (Action.APPLY, Action.MCP)
     return True  # ASK, FAIL; PLAN refuses edits before asking (see loop)

@@ -41,8 +41,9 @@ from agent.run.loop import drive
 from agent.run.room import make_room
 from agent.run.state import RunState
 from agent.settings import trust
-from agent.settings.config import Limits, Settings
+from agent.settings.config import Limits, McpServer, Settings
 from agent.store.db import Store
+from agent.tools.base import ExternalTools
 from agent.tools.gate import ApprovalGate
 from agent.tools.shell import first_runnable, run_test_command
 from agent.tools.testdigest import (
@@ -70,6 +71,7 @@ class Session:
         sandbox: Sandbox | None = None,
         store: Store | None = None,
         baseline_tests: bool = True,
+        mcp_servers: dict[str, McpServer] | None = None,
     ) -> None:
         self.settings = settings
         self.repo = Path(repo).resolve()
@@ -101,6 +103,8 @@ class Session:
         # Each line a long sandbox start prints (the repository's setup), for the front end.
         self.on_progress: Callable[[str], None] | None = None
         self._start_lock = asyncio.Lock()
+        self._given_mcp = mcp_servers or {}  # an ACP client's servers, beside the config's
+        self.mcp: ExternalTools | None = None  # the MCP servers' tools, fixed at the start
 
     # --- mode, meters ------------------------------------------------------------------
 
@@ -177,6 +181,7 @@ class Session:
         # The repo map is made while the sandbox starts (a big repository's first map
         # takes seconds); the system prompt waits for it, so it is final when first sent.
         stable = asyncio.ensure_future(self._stable_extra())
+        mcp = asyncio.ensure_future(self._start_mcp())  # servers start while the sandbox does
         if self.sandbox is None:
             made: list[Sandbox] = []
             try:
@@ -190,9 +195,11 @@ class Session:
                         await box.close()
                 with contextlib.suppress(BaseException):
                     await stable
+                await self._close_mcp(mcp)
                 raise
         assert self.sandbox is not None
         extra = await stable
+        self.mcp = await mcp
         if not self.conversation.history:
             self.conversation.system = self.policy.system_prompt(
                 self.repo.name, self.test_command, extra
@@ -208,6 +215,7 @@ class Session:
             test_command=self.test_command,
             max_command_timeout_s=max(self.settings.tests.timeout_s, 60.0),
             repo_index=RepoIndex.for_repository(self.repo),
+            external=self.mcp,
         )
         self._deps = LoopDeps(
             client=self.client,
@@ -235,6 +243,26 @@ class Session:
                 backend=self.backend,
             ),
         )
+
+    async def _start_mcp(self) -> ExternalTools | None:
+        """The MCP servers of the config, a trusted .mcp.json and the client; None: none."""
+        from agent.protocols.mcp_config import choose_servers
+
+        chosen = choose_servers(self.repo, self.settings, self._given_mcp)
+        self.start_notes.extend(chosen.notes)
+        if not chosen.servers:
+            return None
+        from agent.protocols.mcp_tools import McpTools
+
+        tools = await McpTools.start(chosen.servers, self.repo, self.settings.mcp.max_tools)
+        self.start_notes.extend(tools.notes)
+        return tools
+
+    async def _close_mcp(self, started: asyncio.Future[ExternalTools | None]) -> None:
+        with contextlib.suppress(BaseException):
+            tools = await started
+            if tools is not None:
+                await tools.close()
 
     async def _run_baseline_tests(self) -> TestDigest | None:
         assert self._deps is not None
@@ -552,6 +580,8 @@ class Session:
                 await self.client.aclose()
             if self._deps is not None and self._deps.fast is not None:
                 await self._deps.fast.client.aclose()
+            if self.mcp is not None:
+                await self.mcp.close()
 
     @classmethod
     def load(

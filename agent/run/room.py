@@ -27,7 +27,7 @@ SUMMARY_TOKENS = 600
 async def make_room(run: Run, *, force: bool = False) -> None:
     """Compact the conversation if the next request would be too full (or `force`)."""
     conversation, window = run.conversation, run.deps.window
-    specs = tools.specs()
+    specs = tools.specs(run.deps.tool_context)
     before = window.estimate(conversation.messages(), specs)
     if before <= window.threshold and not force:
         run.emit(WindowUsed(before, window.tokens))
@@ -98,7 +98,7 @@ def _latest_plan(history: list[Message]) -> str:
 def _cut_longest(run: Run) -> None:
     """The last resort: halve the longest messages until the request fits."""
     conversation, window = run.conversation, run.deps.window
-    specs = tools.specs()
+    specs = tools.specs(run.deps.tool_context)
     for _ in range(40):
         if window.estimate(conversation.messages(), specs) <= window.room:
             return
@@ -116,4 +116,4 @@ def _cut_longest(run: Run) -> None:
 def calibrate(run: Run, sent: list[Message], completion: Completion) -> None:
     """The server counted the prompt just sent: the next estimate uses its ratio."""
     tokens = completion.usage.prompt_total
-    run.deps.window.calibrate(prompt_chars(sent, tools.specs()), tokens)
+    run.deps.window.calibrate(prompt_chars(sent, tools.specs(run.deps.tool_context)), tokens)

@@ -19,9 +19,10 @@ async def request_turn(run: Run) -> Completion:
     deps, emit = run.deps, run.emit
     await make_room(run)
     sent = deps.conversation.messages()
+    specs = tools.specs(deps.tool_context)  # the coding group, then MCP tools: fixed per session
     streamed = ""
     last_estimate = time.monotonic()
-    async for event in deps.client.stream(sent, tools.specs()):
+    async for event in deps.client.stream(sent, specs):
         if isinstance(event, TextChunk):
             streamed += event.text
             emit(TextDelta(event.text))
@@ -39,7 +40,7 @@ async def request_turn(run: Run) -> Completion:
         elif isinstance(event, Completion):
             calibrate(run, sent, event)
             if deps.on_request is not None:  # kept before its UsageUpdated (the store pairs them)
-                deps.on_request(deps.meter.request(run.state.steps, sent, tools.specs(), event))
+                deps.on_request(deps.meter.request(run.state.steps, sent, specs, event))
             return event
         if streamed and time.monotonic() - last_estimate >= ESTIMATE_EVERY_S:
             last_estimate = time.monotonic()

@@ -48,6 +48,30 @@ class ContextSettings:
 
 
 @dataclass(frozen=True)
+class McpServer:
+    """`[mcp_servers.NAME]` (Codex's form) or an entry of a trusted repository's `.mcp.json`
+    (Claude Code's): a stdio server (`command`) or a streamable HTTP one (`url`)."""
+
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    url: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    bearer_token_env_var: str = ""  # the variable holding the token sent to `url`
+    allow: tuple[str, ...] = ()  # tools that run without asking in ask and auto-edit modes
+    enabled: bool = True
+    startup_timeout_sec: float = 20.0
+    tool_timeout_sec: float = 60.0
+
+
+@dataclass(frozen=True)
+class McpSettings:
+    # MCP tools offered beyond this many are left out (with a warning): every tool's schema
+    # is in every request, and a long list crowds out the coding tools.
+    max_tools: int = 40
+
+
+@dataclass(frozen=True)
 class UiSettings:
     theme: str = "kiln-dark"
     mode: str = "ask"
@@ -61,6 +85,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     context: ContextSettings = field(default_factory=ContextSettings)
     ui: UiSettings = field(default_factory=UiSettings)
+    mcp: McpSettings = field(default_factory=McpSettings)
+    mcp_servers: dict[str, McpServer] = field(default_factory=dict)
     # dotted key -> where its value came from ("default", a file path, "env KILN_X", "flag")
     sources: dict[str, str] = field(default_factory=dict, compare=False)
     # dotted key -> the value a repository's untrusted file set, which kiln ignored
@@ -93,7 +119,10 @@ _SECTIONS: dict[str, type] = {
     "limits": Limits,
     "context": ContextSettings,
     "ui": UiSettings,
+    "mcp": McpSettings,
 }
+# Tables whose keys are the person's own (variables, headers): kept whole, not flattened.
+_TABLE_VALUES = re.compile(r"^(sandbox\.env|mcp_servers\.[^.]+\.(env|headers))$")
 
 
 def load_settings(
@@ -151,7 +180,7 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     for key, value in data.items():
         dotted = f"{prefix}{key}"
         # [models.main] and [models.main.prices] are tables of fields; keep going down.
-        if isinstance(value, dict) and not (dotted.startswith("sandbox.env")):
+        if isinstance(value, dict) and not _TABLE_VALUES.match(dotted):
             flat.update(_flatten(value, dotted + "."))
         else:
             flat[dotted] = value
@@ -169,9 +198,15 @@ def _merge(
 def _build(raw: dict[str, Any], sources: dict[str, str]) -> Settings:
     sections: dict[str, dict[str, Any]] = {name: {} for name in _SECTIONS}
     models: dict[str, dict[str, Any]] = {}
+    servers: dict[str, dict[str, Any]] = {}
     for key, value in raw.items():
         head, _, rest = key.partition(".")
-        if head == "models":
+        if head == "mcp_servers":
+            name, _, field_name = rest.partition(".")
+            if not name or not field_name:
+                raise _bad_key(key, sources, "a server needs a name, as in [mcp_servers.docs]")
+            servers.setdefault(name, {})[field_name] = value
+        elif head == "models":
             name, _, field_name = rest.partition(".")
             if not name or not field_name:
                 raise _bad_key(key, sources, "a model needs a name, as in [models.main]")
@@ -182,7 +217,30 @@ def _build(raw: dict[str, Any], sources: dict[str, str]) -> Settings:
             raise _bad_key(key, sources, "kiln has no such setting (see `kiln config show`)")
     built = {name: _coerce(cls, sections[name], name, sources) for name, cls in _SECTIONS.items()}
     profiles = {name: _profile(name, values, sources) for name, values in models.items()}
-    return Settings(models=profiles, sources=sources, **built)
+    mcp = {name: mcp_server(name, values, sources) for name, values in servers.items()}
+    return Settings(models=profiles, mcp_servers=mcp, sources=sources, **built)
+
+
+def mcp_server(name: str, values: dict[str, Any], sources: dict[str, str]) -> McpServer:
+    """One MCP server's table, checked: exactly one of `command` and `url`."""
+    section = f"mcp_servers.{name}"
+    where = next((v for k, v in sources.items() if k.startswith(section + ".")), "settings")
+    if "__" in name or not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+        raise ConfigError(
+            f"{where}: [{section}]: the name should be letters, digits, - and single _ "
+            f"(tools are offered as mcp__{name}__TOOL); rename it."
+        )
+    server: McpServer = _coerce(McpServer, values, section, sources)
+    problem = ""
+    if bool(server.command) == bool(server.url):
+        problem = "needs either `command` (a stdio server) or `url` (streamable HTTP), not both"
+    elif server.url and not re.match(r"^https?://", server.url):
+        problem = f"`url` {server.url!r} should be an http:// or https:// URL"
+    elif min(server.startup_timeout_sec, server.tool_timeout_sec) <= 0:
+        problem = "timeouts should be more than 0 seconds"
+    if problem:
+        raise ConfigError(f"{where}: [{section}] {problem}.")
+    return server
 
 
 def _profile(name: str, values: dict[str, Any], sources: dict[str, str]) -> ModelProfile:
@@ -222,6 +280,7 @@ _AT_LEAST = {
     "context.map_tokens": 0,
     "tests.timeout_s": 1,
     "tests.max_finish_refusals": 0,
+    "mcp.max_tools": 0,
     "sandbox.cpus": 0.01,
     "sandbox.pids_limit": 1,
     "sandbox.output_cap_bytes": 1,
@@ -317,4 +376,8 @@ def describe(settings: Settings) -> list[tuple[str, Any, str]]:
                     )
                 continue
             rows.append((key, value, settings.sources.get(key, "default")))
+    for server_name, server in settings.mcp_servers.items():
+        for f in dataclasses.fields(server):
+            key = f"mcp_servers.{server_name}.{f.name}"
+            rows.append((key, getattr(server, f.name), settings.sources.get(key, "default")))
     return rows

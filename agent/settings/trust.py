@@ -6,7 +6,8 @@ machine (network, extra variables, the image or Dockerfile, the state dir, the b
 the disk, memory and process limits, which variable holds an API key and the server it
 goes to) are honoured only once the person ran `kiln trust` for that repository, and only
 for the file as it was then: its hash is remembered. Network during setup is never taken
-from a repository's file.
+from a repository's file. The same holds for the MCP servers a repository's `.mcp.json`
+names: their commands run on the host, so they start only once it is trusted as it is.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from agent.settings import paths
 NEEDS_TRUST = re.compile(
     r"^(sandbox\.(network|env|image|dockerfile|state_dir|backend|disk_limit|memory|pids_limit)"
     r"|models\.[^.]+\.(api_key_env|base_url)"
+    r"|mcp_servers\..+"  # a server's command runs on the host
     r"|sandbox\.setup_network)$"
 )
 # ...and keys it may never set, trusted or not: network during setup is the person's call.
@@ -48,7 +50,7 @@ def trust_file() -> Path:
     return paths.config_dir() / "trusted.json"
 
 
-def _trusted() -> dict[str, str]:
+def _trusted() -> dict[str, object]:
     try:
         data = json.loads(trust_file().read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -56,36 +58,50 @@ def _trusted() -> dict[str, str]:
     return data if isinstance(data, dict) else {}
 
 
-def fingerprint(repo: Path) -> str:
+MCP_FILE = ".mcp.json"
+TRUSTED_FILES = (REPO_FILE, MCP_FILE)
+
+
+def fingerprint(repo: Path, name: str = REPO_FILE) -> str:
     try:
-        return hashlib.sha256((repo / REPO_FILE).read_bytes()).hexdigest()
+        return hashlib.sha256((repo / name).read_bytes()).hexdigest()
     except OSError:
         return ""
 
 
-def is_trusted(repo: Path) -> bool:
-    """The person trusted this repository, and its file has not changed since."""
-    return _trusted().get(str(repo.resolve())) == fingerprint(repo) != ""
+def is_trusted(repo: Path, name: str = REPO_FILE) -> bool:
+    """The person trusted this repository's file `name`, and it has not changed since."""
+    entry = _trusted().get(str(repo.resolve()))
+    if isinstance(entry, str):  # written before .mcp.json was trusted too: .kiln.toml's hash
+        entry = {REPO_FILE: entry}
+    if not isinstance(entry, dict):
+        return False
+    return entry.get(name) == fingerprint(repo, name) != ""
 
 
 def trust(repo: Path) -> None:
-    trusted = _trusted()
-    trusted[str(repo.resolve())] = fingerprint(repo)
+    trusted: dict[str, object] = dict(_trusted())
+    trusted[str(repo.resolve())] = {
+        name: fingerprint(repo, name) for name in TRUSTED_FILES if fingerprint(repo, name)
+    }
     paths.config_dir().mkdir(parents=True, exist_ok=True, mode=0o700)
     trust_file().write_text(json.dumps(trusted, indent=2) + "\n", encoding="utf-8")
 
 
 def main(args: argparse.Namespace) -> int:
-    """`kiln trust [PATH]`: honour PATH's .kiln.toml in full, as it is now."""
+    """`kiln trust [PATH]`: honour PATH's .kiln.toml in full, and start the MCP servers its
+    .mcp.json names, as the files are now."""
     from agent.vcs.repo import find_repo
 
     repo = find_repo(args.path)
-    if not (repo / REPO_FILE).is_file():
-        print(f"{repo} has no {REPO_FILE}; there is nothing to trust.")
+    present = [name for name in TRUSTED_FILES if (repo / name).is_file()]
+    if not present:
+        print(f"{repo} has no {REPO_FILE} or {MCP_FILE}; there is nothing to trust.")
         return 0
     trust(repo)
     print(
-        f"Trusted {repo / REPO_FILE} as it is now; if it changes, kiln ignores its sandbox "
-        "settings again until you run `kiln trust` once more."
+        f"Trusted {' and '.join(str(repo / name) for name in present)} as they are now; if one "
+        "changes, kiln ignores what it asks of your machine again until you run `kiln trust` "
+        "once more."
     )
     return 0

@@ -1,4 +1,7 @@
-"""The model's ten tools, by name. `specs()` is what the model is told; `call()` runs one."""
+"""The model's ten tools, by name. `specs()` is what the model is told; `call()` runs one.
+
+MCP servers' tools (agent/tools/external.py) come after the ten, never among them.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from agent.llm.base import ToolSpec
 from agent.tools.base import Tool, ToolContext, ToolFailure, ToolResult
 from agent.tools.control import finish, update_plan
 from agent.tools.edits import edit_file, write_file
+from agent.tools.external import call_external
 from agent.tools.files import list_files, read_file, search
 from agent.tools.shell import run, run_tests
 from agent.tools.symbols import find_symbol
@@ -32,19 +36,23 @@ READ_ONLY = frozenset({"read_file", "list_files", "search", "find_symbol", "upda
 EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 
 
-def specs() -> list[ToolSpec]:
-    """Sorted by name, so the prompt prefix (and the server's cache of it) never changes
-    with the order tools are registered in."""
-    return [TOOLS[name].spec for name in sorted(TOOLS)]
+def specs(ctx: ToolContext | None = None) -> list[ToolSpec]:
+    """The coding group sorted by name, then the session's external tools (sorted and fixed
+    at its start), so the prompt prefix (and the server's cache of it) never changes with
+    the order tools are registered or discovered in."""
+    coding = [TOOLS[name].spec for name in sorted(TOOLS)]
+    return coding + list(ctx.external.specs) if ctx and ctx.external else coding
 
 
 async def call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolResult:
     """Run one tool; a mistake the model can fix comes back as a failed result, not an error."""
     tool = TOOLS.get(name)
-    if tool is None:
-        return ToolResult(False, f"There is no tool named {name!r}. Tools: {', '.join(TOOLS)}.")
     if not isinstance(arguments, dict):
         return ToolResult(False, f"Arguments for {name} must be a JSON object.")
+    if tool is None and ctx.external is not None and ctx.external.owns(name):
+        return await call_external(ctx, ctx.external, name, arguments)
+    if tool is None:
+        return ToolResult(False, f"There is no tool named {name!r}. Tools: {', '.join(TOOLS)}.")
     if tool.run is None:
         raise ValueError(f"{name} is answered by the loop itself; it never reaches call()")
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent.events import Event, PlanStep
 from agent.llm.base import ToolSpec
@@ -49,6 +49,29 @@ class ToolContext:
     max_command_timeout_s: float = 600.0
     # The session's repository tags (find_symbol); made on first use when not given.
     repo_index: RepoIndex | None = None
+    # Tools beyond the coding group (MCP servers'), fixed for the session; None: none.
+    external: ExternalTools | None = None
+
+
+class ExternalTools(Protocol):
+    """Tools beyond the coding group (an MCP server's); see agent/tools/external.py."""
+
+    @property
+    def specs(self) -> tuple[ToolSpec, ...]:
+        """Sorted by name and fixed when the session starts."""
+        ...
+
+    def owns(self, name: str) -> bool: ...
+
+    def allowed(self, name: str) -> bool:
+        """Whether the configuration lets `name` run without asking."""
+        ...
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        """Run one call; a server that fails, crashes or hangs gives a failed result."""
+        ...
+
+    async def close(self) -> None: ...
 
 
 ToolFunc = Callable[[ToolContext, dict[str, Any]], Awaitable[ToolResult]]

@@ -1,7 +1,8 @@
 """Approval for edits and commands, per mode.
 
-PLAN refuses edits and unsafe commands; ASK asks the person; AUTO_EDIT and FULL_AUTO let
-the sandbox take them; FAIL (headless) ends the run at once where ASK would have asked.
+PLAN refuses edits, unsafe commands and MCP tools; ASK asks the person; AUTO_EDIT and
+FULL_AUTO let the sandbox take edits and commands (MCP tools, outside it, still ask in
+AUTO_EDIT); FAIL (headless) ends the run at once where ASK would have asked.
 A verdict of ALWAYS is remembered for that kind of action for the rest of the session.
 """
 
@@ -113,7 +114,8 @@ class ApprovalGate:
     def __init__(self, approver: Approver, mode: Mode) -> None:
         self.approver = approver
         self.mode = mode
-        self.always: set[Action] = set()
+        # Actions approved for the rest of the session; an MCP tool is remembered by name.
+        self.always: set[Action | str] = set()
 
     async def check(
         self,
@@ -136,7 +138,8 @@ class ApprovalGate:
                 f"Refused: plan mode is read-only, so `{summary}` was not done. "
                 "Describe the change in your plan instead."
             )
-        if action in self.always or not needs_asking(self.mode, action):
+        remembered: Action | str = f"mcp:{path}" if action is Action.MCP else action
+        if remembered in self.always or not needs_asking(self.mode, action):
             return None
         request = ApprovalRequest(
             request_id=uuid.uuid4().hex[:12],
@@ -154,7 +157,7 @@ class ApprovalGate:
         decision = await self.approver.decide(request)
         emit(ApprovalResolved(request.request_id, decision.verdict.value, decision.reason))
         if decision.verdict is Verdict.ALWAYS:
-            self.always.add(action)
+            self.always.add(remembered)
         if decision.approved:
             return None
         why = f" Their reason: {decision.reason}" if decision.reason else ""

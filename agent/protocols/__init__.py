@@ -1,0 +1,1 @@
+"""Open protocols: kiln as an ACP agent (`kiln acp`) and as an MCP client."""
