@@ -61,6 +61,25 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--test-command", help="the command that runs the tests")
     run.set_defaults(handler="agent.headless.run:main", exit_at_once=True)
 
+    batch = sub.add_parser("batch", help="run many tasks headless, in parallel, resumably")
+    _session_flags(batch)  # the model and the sandbox of every line that names none
+    batch.add_argument("tasks", help="the TASKS file: JSON lines (or YAML), one task each")
+    batch.add_argument("--out", required=True, metavar="DIR", help="results, patches, preds.json")
+    batch.add_argument("--jobs", type=int, help="tasks at once (local default 1)")
+    batch.add_argument("--budget-usd", type=float, help="start no task once the batch spent this")
+    batch.add_argument(
+        "--retries", type=int, default=2, help="more attempts after a sandbox or model failure"
+    )
+    batch.add_argument("--max-steps", type=int, help="per task, unless its line says")
+    batch.add_argument("--timeout", type=float, help="per task wall clock, unless its line says")
+    batch.add_argument(
+        "--apply", action="store_true", help="write each solved task's diff to its repo"
+    )
+    batch.add_argument("--engine", choices=["local", "ray"], default="local")
+    batch.add_argument("--address", help="the Ray cluster (default: RAY_ADDRESS, or a local one)")
+    batch.add_argument("--output-format", choices=["text", "json"], default="text")
+    batch.set_defaults(handler="agent.batch.cli:main")
+
     chat = sub.add_parser("chat", help="interactive session")
     _session_flags(chat)
     chat.add_argument(

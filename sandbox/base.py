@@ -40,6 +40,9 @@ class SandboxConfig:
     setup_network: bool = False  # only the person's own config may turn this on
     setup_timeout_s: float = 1800.0
     state_dir: Path | None = None  # where workspaces, outputs and checkpoints live
+    # More labels on its container and volume (`kiln batch`: the batch and the task), beside
+    # kiln's own, which `kiln sandbox prune` reads; not settable from files.
+    labels: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

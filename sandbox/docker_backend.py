@@ -145,7 +145,7 @@ class DockerSandbox(WorkspaceSandbox):
         self.client.create_volume(
             name,
             {"type": "overlay", "device": "overlay", "o": options},
-            engine.labels(self.session_id, self.layout.root, self.repo),
+            engine.labels(self.session_id, self.layout.root, self.repo, self.config.labels),
         )
         return name
 
@@ -198,7 +198,9 @@ class DockerSandbox(WorkspaceSandbox):
             "User": f"{uid}:{gid}",
             "WorkingDir": gitstate.WORKSPACE,
             "Env": [f"{k}={v}" for k, v in self._env().items()],
-            "Labels": engine.labels(self.session_id, self.layout.root, self.repo),
+            "Labels": engine.labels(
+                self.session_id, self.layout.root, self.repo, self.config.labels
+            ),
             "OpenStdin": False,
             "Tty": False,
             "HostConfig": host,

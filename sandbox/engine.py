@@ -94,8 +94,11 @@ def _has_image(client: Any, name: str) -> bool:
     return True
 
 
-def labels(session_id: str, state: Path, repo: Path) -> dict[str, Any]:
+def labels(
+    session_id: str, state: Path, repo: Path, extra: dict[str, str] | None = None
+) -> dict[str, Any]:
     return {
+        **(extra or {}),  # first: kiln's own labels always win
         LABEL: "1",
         "kiln.session": session_id,
         "kiln.pid": str(os.getpid()),

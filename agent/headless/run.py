@@ -52,7 +52,11 @@ class HeadlessApprover:
         return Decision(Verdict.REJECT, "no person is present to approve this (headless run)")
 
 
-def settings_for(args: argparse.Namespace, repo: Path) -> Settings:
+def settings_for(
+    args: argparse.Namespace, repo: Path, extra: dict[str, Any] | None = None
+) -> Settings:
+    """The settings of a run: its flags over the files; `extra` adds dotted keys of its own
+    (a batch line's image and setup)."""
     flags = {
         "models.main.base_url": getattr(args, "base_url", None),
         "models.main.model": getattr(args, "model", None),
@@ -62,6 +66,7 @@ def settings_for(args: argparse.Namespace, repo: Path) -> Settings:
         "limits.budget_usd": getattr(args, "budget_usd", None),
         "limits.timeout_s": getattr(args, "timeout", None),
         "sandbox.backend": getattr(args, "backend", None),
+        **(extra or {}),
     }
     return load_settings(repo, {k: v for k, v in flags.items() if v is not None})
 
@@ -117,8 +122,12 @@ async def run_headless(
     out: TextIO | None = None,
     err: TextIO | None = None,
     store: Store | None = None,
+    handle_signals: bool = True,
 ) -> int:
-    """The whole run; `client`, `out`, `err` and `store` are there for in-process callers."""
+    """The whole run; `client`, `out`, `err` and `store` are there for in-process callers.
+
+    `handle_signals=False` leaves Ctrl+C to a caller running several runs at once (`kiln
+    batch`): it cancels the run's task instead."""
     out, err = out or sys.stdout, err or sys.stderr
     started = time.monotonic()
     session_id = uuid.uuid4().hex[:12]
@@ -135,8 +144,9 @@ async def run_headless(
     )
     interrupted: list[bool] = []
     loop = asyncio.get_running_loop()
+    signals = STOP_SIGNALS if handle_signals else ()
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        for signum in STOP_SIGNALS:
+        for signum in signals:
             loop.add_signal_handler(signum, interrupted.append, True)
     session: Session | None = None
     try:
@@ -151,7 +161,7 @@ async def run_headless(
             _early_result(exc, args, repo, session_id, session, started, out)
             raise
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            for signum in STOP_SIGNALS:
+            for signum in signals:
                 loop.add_signal_handler(signum, session.cancel)
         for notice in [*notices, *session.start_notes]:
             session.notice(notice)
@@ -159,7 +169,7 @@ async def run_headless(
         return await _conclude(session, args, finished, started, out, err)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            for signum in STOP_SIGNALS:
+            for signum in signals:
                 loop.remove_signal_handler(signum)
         if session is not None:
             await session.close()

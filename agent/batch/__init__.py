@@ -1,0 +1,1 @@
+"""`kiln batch`: many headless runs at once, locally or on a Ray cluster; results in one folder."""

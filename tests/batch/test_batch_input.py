@@ -1,0 +1,88 @@
+"""The TASKS file and DIR, without a sandbox: bad lines named before anything starts, a
+torn last line of results.jsonl cut off, one driver per DIR."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from agent.batch.results import ResultsDir
+from agent.batch.tasks import load_tasks
+from agent.errors import UsageError
+from tests.batch.scenario import KILN
+
+
+def test_every_bad_line_is_named_and_nothing_starts(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(
+        '{"id": "ok", "repo": ".", "task": "fix it"}\n'
+        "\n"
+        '{"id": "ok", "repo": ".", "task": "again"}\n'
+        '{"id": "x", "repo": ".", "task": "t", "budget": 1}\n'
+        "not json\n"
+        '{"id": "a/b", "repo": ".", "task": "t"}\n'
+        '{"id": "y", "repo": ".", "task": "t", "max_steps": 2.5}\n'
+        '{"id": "z", "repo": ".", "task": "t", "model": {"provider": "gemini"}}\n'
+        '{"id": "w", "repo": "."}\n'
+    )
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [KILN, "batch", str(tasks), "--out", str(out)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    for expected in (
+        "line 3: the id 'ok' is already used on line 1",
+        "line 4: unknown key 'budget'",
+        "line 5: not valid JSON",
+        "line 6: the id 'a/b' may hold only",
+        "line 7: 'max_steps' should be a whole number",
+        "line 8: 'model.provider' should be openai or anthropic",
+        "line 9: 'task' is missing",
+    ):
+        assert expected in done.stderr, expected
+    assert not out.exists()  # nothing started, nothing written
+
+
+def test_yaml_tasks_with_line_numbers_and_paths_relative_to_the_file(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.yaml"
+    tasks.write_text(
+        "- id: one\n  repo: repos/one\n  task: fix\n  setup: pip install -e .\n"
+        "- id: two\n  repo: file:///srv/two.git\n  rev: v1\n  task: fix\n"
+        "  model: {base_url: 'http://127.0.0.1:8080/v1', model: m}\n"
+        "- id: three\n  task: fix\n"
+    )
+    with pytest.raises(UsageError, match="line 10: 'repo' is missing"):
+        load_tasks(tasks)
+    tasks.write_text(tasks.read_text().rsplit("- id: three", 1)[0])
+    one, two = load_tasks(tasks)
+    assert one.repo == str(tmp_path / "repos" / "one") and one.setup == ("pip install -e .",)
+    assert (
+        two.is_url
+        and two.rev == "v1"
+        and two.model == {"base_url": "http://127.0.0.1:8080/v1", "model": "m"}
+    )
+
+
+def test_a_torn_last_line_is_cut_off_and_one_driver_holds_the_dir(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = ResultsDir(out)
+    first.record({"id": "a", "status": "solved", "cost_usd": 0.5}, "diff --git a/x b/x\n")
+    with pytest.raises(UsageError, match="Another kiln batch is writing"):
+        ResultsDir(out)
+    first.close()
+    with open(out / "results.jsonl", "a") as results:  # a kill in the middle of a write
+        results.write('{"id": "b", "status": "sol')
+    again = ResultsDir(out)
+    assert list(again.records) == ["a"] and again.records["a"]["patch"] == "patches/a.patch"
+    again.record({"id": "b", "status": "failed", "cost_usd": None}, "")
+    again.record({"id": "b", "status": "failed", "cost_usd": None}, "")  # never twice
+    again.write_preds()
+    again.close()
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [line["id"] for line in lines] == ["a", "b"]
+    preds = json.loads((out / "preds.json").read_text())
+    assert preds["a"]["model_patch"] == "diff --git a/x b/x\n" and preds["b"]["model_patch"] == ""
