@@ -98,9 +98,23 @@ def _build_parser() -> argparse.ArgumentParser:
     _session_flags(config)
     config.set_defaults(handler="agent.settings.cli:main")
 
-    trusted = sub.add_parser("trust", help="honour a repository's .kiln.toml sandbox settings")
+    trusted = sub.add_parser(
+        "trust", help="honour a repository's .kiln.toml and start its .mcp.json servers"
+    )
     trusted.add_argument("path", nargs="?", default=".", help="the repository (default: .)")
     trusted.set_defaults(handler="agent.settings.trust:main")
+
+    agent_protocol = sub.add_parser(
+        "acp", help="serve the Agent Client Protocol on stdio (Zed, Toad)"
+    )
+    _session_flags(agent_protocol)
+    agent_protocol.add_argument("--mode", choices=["plan", "ask", "auto-edit", "full-auto"])
+    agent_protocol.set_defaults(handler="agent.protocols.acp:main")
+
+    mcp = sub.add_parser("mcp", help="the MCP servers kiln uses")
+    mcp.add_argument("action", choices=["list"])
+    mcp.add_argument("--repo", default=".", help="the git repository (default: .)")
+    mcp.set_defaults(handler="agent.protocols.mcp_cli:main")
 
     sessions = sub.add_parser("sessions", help="stored sessions")
     sessions.add_argument("action", choices=["list", "show", "export"])

@@ -163,10 +163,11 @@ class ToolCallFinished(Event):
 @dataclass(frozen=True)
 class ApprovalRequested(Event):
     request_id: str
-    action: str  # "edit" | "command" | "apply"
+    action: str  # "edit" | "command" | "apply" | "mcp"
     summary: str
     diff: str = ""
     command: str = ""
+    path: str = ""  # the file edited, or the MCP tool called
 
 
 @dataclass(frozen=True)

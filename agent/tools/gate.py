@@ -152,7 +152,9 @@ class ApprovalGate:
         if self.mode is Mode.FAIL:
             raise ApprovalStop(request)
         emit(
-            ApprovalRequested(request.request_id, action.value, summary, diff=diff, command=command)
+            ApprovalRequested(
+                request.request_id, action.value, summary, diff=diff, command=command, path=path
+            )
         )
         decision = await self.approver.decide(request)
         emit(ApprovalResolved(request.request_id, decision.verdict.value, decision.reason))
