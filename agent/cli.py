@@ -54,6 +54,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--approval", choices=["auto-edit", "full-auto", "fail"], default="auto-edit")
     run.add_argument("--apply", action="store_true", help="write the final diff to the repository")
     run.add_argument("--patch-out", metavar="FILE", help="write the final diff to FILE")
+    run.add_argument("--commit", action="store_true", help="commit what --apply wrote (hooks run)")
     run.add_argument("--max-steps", type=int)
     run.add_argument("--budget-usd", type=float)
     run.add_argument("--timeout", type=float, help="wall-clock limit in seconds")
@@ -143,6 +144,10 @@ def _build_parser() -> argparse.ArgumentParser:
 
     review_arguments(review)
     review.set_defaults(handler="agent.vcs.review.cli:main")
+
+    undo = sub.add_parser("undo", help="take back the last change kiln applied (or committed)")
+    undo.add_argument("--repo", default=".", help="the git repository (default: .)")
+    undo.set_defaults(handler="agent.vcs.undo:main")
 
     repo_map = sub.add_parser("map", help="print the repo map: the definitions that matter")
     repo_map.add_argument("path", nargs="?", default=".", help="the repository (default: .)")

@@ -42,8 +42,12 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("model", "show the model profiles, or switch to one", "[NAME]"),
     SlashCommand("diff", "show the sandbox's changes so far"),
     SlashCommand("apply", "write the sandbox's changes to your working tree (asks first)"),
-    SlashCommand("undo", "undo the last step in the sandbox"),
-    SlashCommand("review", "review commits"),
+    SlashCommand("commit", "commit the changes kiln applied last (hooks run)"),
+    SlashCommand(
+        "undo", "take back kiln's last applied change (before any, the last sandbox step)"
+    ),
+    SlashCommand("review", "review a commit, a range, or your changes", "[REV]"),
+    SlashCommand("queue", "kiln's commits on this branch: diff, reword, squash, drop"),
     SlashCommand("cost", "tokens, cache hits and money spent in this session"),
     SlashCommand("compact", "summarise the conversation to free context"),
     SlashCommand("sessions", "list stored sessions"),
@@ -225,11 +229,29 @@ class Commands:
         """Whether a finished request's changes are offered at once (ask and auto-edit)."""
         return self.mode in OFFER_APPLY_MODES
 
+    async def _cmd_commit(self, arg: str) -> AsyncIterator[Output]:
+        yield Say(await self._idle().commit(), "success")
+
     async def _cmd_undo(self, arg: str) -> AsyncIterator[Output]:
-        yield Say(f"Undone: {await self._idle().undo()}")
+        session = self._idle()
+        applied = await session.undo_applied()
+        if applied is not None:
+            yield Say(f"Undone: {applied}", "success")
+            return
+        yield Say(f"Undone: {await session.undo()}")
 
     async def _cmd_review(self, arg: str) -> AsyncIterator[Output]:
-        yield Say("Commit review is coming later; it is not in this build yet.", "warning")
+        from agent.vcs.review.session import review_for_session
+
+        session = self._idle()
+        yield Say(f"Reviewing {arg or 'your changes (or HEAD when there are none)'}…")
+        yield Say(await review_for_session(session, arg))
+
+    async def _cmd_queue(self, arg: str) -> AsyncIterator[Output]:
+        from agent.vcs.queue import queue_lines
+
+        session = self._ready()
+        yield Say("\n".join(await asyncio.to_thread(queue_lines, session.repo)))
 
     async def _cmd_compact(self, arg: str) -> AsyncIterator[Output]:
         async for event in self._idle().compact():

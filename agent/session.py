@@ -130,6 +130,11 @@ class Session:
         return self._deps.meter.total if self._deps else Usage()
 
     @property
+    def meter(self) -> Meter | None:
+        """The session's usage meter once started: kiln's own requests (a review) count too."""
+        return self._deps.meter if self._deps else None
+
+    @property
     def cost_usd(self) -> float | None:
         """None while a model's price is unknown."""
         return self._deps.meter.cost_usd if self._deps else 0.0
@@ -520,12 +525,47 @@ class Session:
             refusal = await self.gate.check(Action.APPLY, summary, self._emit, diff=diff)
             if not refusal:
                 from agent.vcs.apply import apply_to_host
+                from agent.vcs.landing import remember
 
                 result.extend(await apply_to_host(self.repo, diff))
+                remember(self.repo, self.session_id, diff, result)
             self._emit(Applied(tuple(result), approved=not refusal))
+            if result and self.settings.git.commit:
+                try:
+                    self._emit(Notice(await self.commit(), "info"))
+                except KilnError as exc:  # applied all the same: the hook's refusal is shown
+                    self._emit(Notice(exc.message, "error"))
 
         async for event in self._stream(work):
             yield event
+
+    async def commit(self) -> str:
+        """Commit the change set this session applied last (/commit, `[git] commit`)."""
+        from agent.vcs.commit import Provenance
+        from agent.vcs.landing import commit_applied, tests_line
+
+        usage = self.usage
+        who = Provenance(
+            self.session_id,
+            self.profile.model if self.client else "",
+            usage.prompt_total + usage.output,
+            self.cost_usd,
+            tests_line(self.tests_after),
+        )
+        run = Run(self._deps, RunState(self.settings.limits), self._emit) if self._deps else None
+        task = self.conversation.instructions[-1] if self.conversation.instructions else ""
+        with one_sentence():
+            return await commit_applied(self.repo, self.settings, run, task, who)
+
+    async def undo_applied(self) -> str | None:
+        """Take the change set this session applied last out of the working tree (or off
+        the branch); None when it applied nothing that is not undone yet."""
+        from agent.vcs import ledger
+        from agent.vcs.undo import undo_last
+
+        if ledger.last_open(self.repo, self.session_id) is None:
+            return None
+        return await asyncio.to_thread(undo_last, self.repo, self.session_id)
 
     async def undo(self) -> str:
         """Restore the checkpoint before the latest one; returns the label now current."""

@@ -66,6 +66,7 @@ def settings_for(
         "limits.budget_usd": getattr(args, "budget_usd", None),
         "limits.timeout_s": getattr(args, "timeout", None),
         "sandbox.backend": getattr(args, "backend", None),
+        "git.commit": True if getattr(args, "commit", False) else None,
         **(extra or {}),
     }
     return load_settings(repo, {k: v for k, v in flags.items() if v is not None})
@@ -110,6 +111,8 @@ def main(args: argparse.Namespace) -> int:
     settings = settings_for(args, repo)
     args.task = read_task(args)
     check_patch_out(args.patch_out)
+    if getattr(args, "commit", False) and not args.apply:
+        raise UsageError("--commit commits what --apply writes; add --apply.")
     return asyncio.run(run_headless(args, repo, settings))
 
 

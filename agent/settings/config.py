@@ -72,6 +72,14 @@ class McpSettings:
 
 
 @dataclass(frozen=True)
+class GitSettings:
+    commit: bool = False  # commit each change set kiln applies (kiln run --commit, /commit)
+    # The branch kiln commits on: "" the current one, or a name where {session} is the
+    # session id, e.g. "kiln/{session}" (the review queue accepts onto the branch left).
+    branch: str = ""
+
+
+@dataclass(frozen=True)
 class UiSettings:
     theme: str = "kiln-dark"
     mode: str = "ask"
@@ -85,6 +93,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     context: ContextSettings = field(default_factory=ContextSettings)
     ui: UiSettings = field(default_factory=UiSettings)
+    git: GitSettings = field(default_factory=GitSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
     mcp_servers: dict[str, McpServer] = field(default_factory=dict)
     # dotted key -> where its value came from ("default", a file path, "env KILN_X", "flag")
@@ -119,6 +128,7 @@ _SECTIONS: dict[str, type] = {
     "limits": Limits,
     "context": ContextSettings,
     "ui": UiSettings,
+    "git": GitSettings,
     "mcp": McpSettings,
 }
 # Tables whose keys are the person's own (variables, headers): kept whole, not flattened.

@@ -66,6 +66,11 @@ async def test_diff_apply_and_undo_on_a_real_session(docker_ready: None, buggy_r
             assert applying[3] == Say("Applied to your working tree: calc.py.", "success")
             assert [r.action.value for r in person.asked] == ["apply"]
             assert (buggy_repo / "calc.py").read_text().endswith("a + b\n")
+            # /undo takes the applied change back out of the working tree first...
+            [undone] = await _outputs(commands, "/undo")
+            assert undone.text.startswith("Undone: kiln's changes to calc.py")
+            assert (buggy_repo / "calc.py").read_text().endswith("a - b\n")
+            # ...then, with nothing applied left, the last step in the sandbox.
             [undone] = await _outputs(commands, "/undo")
             assert undone == Say("Undone: start")
             assert await _outputs(commands, "/apply") == [

@@ -37,7 +37,7 @@ async def test_slash_commands_without_a_session_answer_in_one_sentence() -> None
         await _say(pilot, "/help", "/apply")
         await _say(pilot, "/cost", "cache-hit ratio")
         await _say(pilot, "/frobnicate", "There is no /frobnicate")
-        await _say(pilot, "/review", "coming later")
+        await _say(pilot, "/review", "not ready yet")
         await _say(pilot, "/diff", "not ready yet")
         await _say(pilot, "/mode sideways", "not a mode")
         await _say(pilot, "/mode plan", "Mode: plan")

@@ -53,3 +53,30 @@ def buggy_repo(tmp_path: Path) -> Path:
     repo = make_git_repo(tmp_path / "shop", {"shop.py": GOOD, "README.md": "shop\n"})
     commit_file(repo, "shop.py", BROKEN, "total: start from the second price")
     return repo
+
+
+def sandbox_like_diff(repo: Path, path: str, text: str) -> str:
+    """The diff the sandbox would hand back for writing `text` to `path` (binary, with blob
+    ids), made by changing the file, diffing and changing it back."""
+    target = repo / path
+    before = target.read_text() if target.exists() else None
+    target.write_text(text)
+    git(repo, "add", "-N", path)
+    diff = git(repo, "diff", "--binary", "--", path)
+    if before is None:
+        git(repo, "rm", "-q", "--cached", path)
+        target.unlink()
+    else:
+        target.write_text(before)
+    return diff
+
+
+def land(repo: Path, path: str, text: str, session: str = "s1") -> list[str]:
+    """What /apply does on the host: write the change, and remember it in the ledger."""
+    from agent.vcs.apply import apply_to_host_sync
+    from agent.vcs.landing import remember
+
+    diff = sandbox_like_diff(repo, path, text)
+    paths = apply_to_host_sync(repo, diff)
+    remember(repo, session, diff, paths)
+    return paths

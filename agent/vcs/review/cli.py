@@ -104,43 +104,35 @@ async def run_review(
     from agent.events import SessionStarted
     from agent.settings.resolve import open_client, resolve_profile
     from agent.store.db import Store
-    from agent.vcs.review.reviewer import Reviewer, ReviewOptions
-    from agent.vcs.review.target import checkout, open_repo, resolve
+    from agent.vcs.review.reviewer import ReviewOptions
+    from agent.vcs.review.runner import TargetSpec, review
 
     err = err or sys.stderr
-    repo = open_repo(root)
-    target = resolve(
-        repo, args.rev, staged=args.staged, uncommitted=args.uncommitted, base_branch=args.base
-    )
+    spec = TargetSpec(args.rev, args.staged, args.uncommitted, args.base)
     own_client = client is None
     client = client or await open_client(await resolve_profile(settings))
     session_id = uuid.uuid4().hex[:12]
     store = Store()
+    title = f"review {args.rev or ('--base ' + args.base if args.base else '')}".strip()
     store.record(
-        session_id,
-        SessionStarted(
-            session_id, str(root), f"review {target.label}", client.profile.model, "review"
-        ),
+        session_id, SessionStarted(session_id, str(root), title, client.profile.model, "review")
     )
     options = ReviewOptions(args.instructions, args.min_confidence, not args.no_verify_findings)
-    show = args.output_format == "text"
-    try:
-        with checkout(repo, target) as tree:
-            reviewer = Reviewer(
-                client, Meter(pricing_for(client.profile, settings)), settings, tree, options,
-                on_request=functools.partial(store.record_request, session_id),
-                progress=(lambda line: print(f"[review] {line}", file=err, flush=True)) if show else None,
-            )  # fmt: skip
-            result = await reviewer.review(target)
-            if args.run_tests:
-                from agent.vcs.review.tests_at import tests_at
 
-                result.tests = await tests_at(tree, settings, session_id)
+    def progress(line: str) -> None:
+        print(f"[review] {line}", file=err, flush=True)
+
+    try:
+        return await review(
+            root, settings, client, Meter(pricing_for(client.profile, settings)), spec, options,
+            on_request=functools.partial(store.record_request, session_id),
+            progress=progress if args.output_format == "text" else None,
+            run_tests=args.run_tests, session_id=session_id,
+        )  # fmt: skip
     finally:
         store.close()
         if own_client:
             await client.aclose()
-    return result
 
 
 def render(result: ReviewResult, fmt: str) -> str:

@@ -1,0 +1,139 @@
+"""Committing a change set kiln applied: only its paths, on the current branch or on
+`kiln/<session>`, with trailers naming the session, the model, the tokens and the cost.
+
+git itself commits, so the repository's hooks run (never `--no-verify`); a hook that
+refuses is shown in one sentence and the changes stay in the working tree, staged.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent.errors import KilnError
+from agent.llm.base import Message
+from agent.vcs import ledger
+from agent.vcs.gitcmd import git_dir, run
+
+SUBJECT_MAX = 72
+TYPES = (
+    ("fix", ("fix", "bug", "fail", "error", "broken", "crash", "wrong")),
+    ("test", ("test",)),
+    ("docs", ("doc", "readme", "comment")),
+    ("refactor", ("refactor", "rename", "clean", "move", "split")),
+)
+
+
+class CommitFailed(KilnError):
+    """git (or a hook of the repository) refused the commit; nothing was lost."""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Who made the change: what the trailers say, read back by the review queue."""
+
+    session: str
+    model: str = ""
+    tokens: int = 0
+    cost_usd: float | None = None
+    tests: str = ""  # e.g. "3 passed, 0 failed"
+    target: str = ""  # the branch the commits are for, when kiln commits on its own
+
+    def trailers(self) -> list[str]:
+        lines = [f"Kiln-Session: {self.session}"]
+        if self.model:
+            lines.append(f"Kiln-Model: {self.model}")
+        lines.append(f"Kiln-Tokens: {self.tokens}")
+        lines.append(
+            "Kiln-Cost: unknown" if self.cost_usd is None else f"Kiln-Cost: ${self.cost_usd:.4f}"
+        )
+        if self.tests:
+            lines.append(f"Kiln-Tests: {self.tests}")
+        if self.target:
+            lines.append(f"Kiln-Target: {self.target}")
+        return lines
+
+
+def template_message(task: str) -> str:
+    """A conventional subject from the task alone, for when no model writes one."""
+    words = " ".join(task.split())
+    lowered = words.lower()
+    kind = next((k for k, keys in TYPES if any(w in lowered for w in keys)), "feat")
+    subject = f"{kind}: {words[:1].lower()}{words[1:]}".rstrip(".")
+    return subject if len(subject) <= SUBJECT_MAX else subject[: SUBJECT_MAX - 1] + "…"
+
+
+MESSAGE_PROMPT = (
+    "Write the subject line of a git commit for this change, in the Conventional Commits "
+    "style (`type: what changed`, imperative mood, at most 72 characters; type is one of "
+    "feat, fix, refactor, test, docs, chore). Answer with the line alone."
+)
+
+
+def message_request(task: str, diff: str) -> list[Message]:
+    return [
+        Message("system", MESSAGE_PROMPT, cache_breakpoint=True),
+        Message("user", f"The task: {task}\n\nThe change:\n{diff[:12000]}"),
+    ]
+
+
+def clean_subject(reply: str, task: str) -> str:
+    """The model's first line if it reads as a conventional subject, else the template."""
+    line = next((s.strip().strip("`\"'") for s in reply.splitlines() if s.strip()), "")
+    if not re.match(r"^[a-z]+(\([\w./-]+\))?!?: \S", line) or len(line) > SUBJECT_MAX:
+        return template_message(task)
+    return line
+
+
+def current_branch(repo: Path) -> str:
+    return run(repo, "branch", "--show-current").out.strip()
+
+
+def commit_paths(
+    repo: Path, paths: list[str], subject: str, who: Provenance, *, branch: str = ""
+) -> str:
+    """Commit exactly `paths` (as the working tree has them); returns the commit id.
+
+    `branch` (a name, `{session}` filled in): commit there, switching to it first; the
+    working tree's changes come along, and the branch left is named in Kiln-Target.
+    """
+    if branch:
+        name = branch.replace("{session}", who.session)
+        here = current_branch(repo)
+        if here != name:
+            exists = run(repo, "rev-parse", "--verify", "--quiet", f"refs/heads/{name}").ok
+            switched = run(repo, "switch", *([] if exists else ["-c"]), name)
+            if not switched.ok:
+                raise CommitFailed(
+                    f"kiln could not switch to {name} ({switched.reason}); the "
+                    "changes stay in your working tree: commit them yourself or set [git] branch."
+                )
+            who = Provenance(**{**who.__dict__, "target": who.target or here})
+    added = run(repo, "add", "-A", "--", *paths)
+    if not added.ok:
+        raise CommitFailed(f"git add failed ({added.reason}); nothing was committed.")
+    message = subject + "\n\n" + "\n".join(who.trailers()) + "\n"
+    with tempfile.NamedTemporaryFile(
+        "w", dir=git_dir(repo), prefix="kiln-msg-", encoding="utf-8"
+    ) as file:
+        file.write(message)
+        file.flush()
+        done = run(repo, "commit", "-q", "-F", file.name, "--", *paths)
+    if not done.ok:
+        raise CommitFailed(
+            f"The commit was refused ({done.reason}); the changes are in your working tree, "
+            "staged: fix what the hook reports and commit, or /commit again."
+        )
+    return run(repo, "rev-parse", "HEAD").out.strip()
+
+
+def commit_last_applied(repo: Path, subject: str, who: Provenance, *, branch: str = "") -> str:
+    """Commit the newest uncommitted change set `who.session` applied; returns the commit."""
+    entry = ledger.last_open(repo, who.session)
+    if entry is None or entry.commit:
+        raise KilnError("There is no applied change of this session to commit; /apply first.")
+    entry.commit = commit_paths(repo, entry.paths, subject, who, branch=branch)
+    ledger.update(repo, entry)
+    return entry.commit

@@ -1,0 +1,44 @@
+"""git through gitpython, as the commit, undo and queue code needs it: the exit status and
+both streams, never an exception for a refusal (the caller words that in one sentence)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+
+
+@dataclass(frozen=True)
+class Done:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def ok(self) -> bool:
+        return self.code == 0
+
+    @property
+    def reason(self) -> str:
+        """The last line git printed, for a sentence about why it refused."""
+        lines = [s.strip() for s in (self.err or self.out).strip().splitlines() if s.strip()]
+        return lines[-1] if lines else "no reason given"
+
+
+def run(repo: Path, *args: str, env: dict[str, str] | None = None) -> Done:
+    runner = git.Git(str(repo))
+    code, out, err = runner.execute(
+        ["git", *args],
+        with_extended_output=True,
+        with_exceptions=False,
+        strip_newline_in_stdout=False,
+        env={**os.environ, **(env or {})} if env else None,
+    )
+    return Done(int(code or 0), str(out), str(err))
+
+
+def git_dir(repo: Path) -> Path:
+    found = run(repo, "rev-parse", "--absolute-git-dir").out.strip()
+    return Path(found) if found else repo / ".git"
