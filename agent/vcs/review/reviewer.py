@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agent import tools
-from agent.approval import Mode
+from agent.approval import ApprovalRequest, Decision, Mode
 from agent.context.repomap import prompt_map
 from agent.cost.meter import Meter
 from agent.cost.request import OnRequest
@@ -75,7 +75,7 @@ class Reviewer:
         self.progress = progress or (lambda line: None)
         view = ReadOnlyView(root)
         context = tools.ToolContext(
-            sandbox=view, settings=settings, gate=ApprovalGate(_NoQuestions(), Mode.PLAN),
+            sandbox=view, settings=settings, gate=ApprovalGate(NoQuestions(), Mode.PLAN),
             test_command="",
         )  # fmt: skip
         deps = LoopDeps(
@@ -252,10 +252,10 @@ def _replace_confidence(finding: Finding, confidence: float) -> Finding:
     return replace(finding, confidence=confidence)
 
 
-class _NoQuestions:
-    """The review's tools only read; nothing they do asks the person."""
+class NoQuestions:
+    """A review only reads (and --run-tests only runs the tests): nothing asks the person."""
 
-    async def decide(self, request: Any) -> Any:
+    async def decide(self, request: ApprovalRequest) -> Decision:
         raise AssertionError(f"a review asked to approve {json.dumps(str(request))}")
 
 
