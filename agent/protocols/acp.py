@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,7 @@ from acp.schema import (
 
 from agent.approval import Mode
 from agent.commands import COMMANDS, INTERACTIVE_MODES, Commands, Output, Say, ShowDiff, parse
-from agent.errors import KilnError
+from agent.errors import ExitCode, KilnError
 from agent.events import Applied, ApprovalRequested, Event, Finished, StopReason
 from agent.protocols.acp_permissions import (
     OPTIONS,
@@ -146,7 +147,7 @@ class KilnAgent:
         async for output in held.commands.run(f"/mode {mode_id}"):
             await self._show(held, output)
         await self.conn.session_update(
-            session_id=session_id, update=acp.update_current_mode(held.commands.mode.value)
+            session_id=session_id, update=acp.helpers.update_current_mode(held.commands.mode.value)
         )
 
     async def prompt(self, session_id: str, prompt: list[Any], **_: Any) -> PromptResponse:
@@ -376,8 +377,15 @@ async def _stdio() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
 async def serve(flags: dict[str, Any], mode: Mode) -> int:
     agent = KilnAgent(flags, mode)
     reader, writer = await _stdio()
+    loop, serving = asyncio.get_running_loop(), asyncio.current_task()
+    assert serving is not None
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            loop.add_signal_handler(signum, serving.cancel)  # the sandboxes close first
     try:
         await acp.run_agent(cast(acp.Agent, agent), input_stream=writer, output_stream=reader)
+    except asyncio.CancelledError:
+        return int(ExitCode.INTERRUPTED)
     finally:
         await agent.close()
     return 0

@@ -100,3 +100,19 @@ def test_one_task_with_a_permission_and_the_final_apply(docker_ready: None, tmp_
     assert usage and usage[-1]["size"] > 0 and usage[-1]["used"] > 0
     meta = message["result"]["_meta"]["kiln"]
     assert message["result"]["usage"]["outputTokens"] > 0 and meta["stop_reason"] == "done"
+
+
+def test_a_bad_session_new_is_one_sentence_and_the_agent_goes_on(tmp_path: Path) -> None:
+    client = PlainAcpClient()
+    client.request("initialize", INITIALIZE)
+    request_id = client.start_request("session/new", {"cwd": str(tmp_path), "mcpServers": []})
+    answer = client.receive()
+    assert (
+        answer["id"] == request_id
+        and "is not inside a git repository; run `git init`" in answer["error"]["message"]
+    )
+    assert answer["error"]["data"] == {"exit_code": 2}
+    again = client.start_request("initialize", INITIALIZE)  # still serving
+    assert client.receive()["id"] == again
+    assert client.close() == 0
+    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in client.lines)
