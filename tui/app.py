@@ -340,6 +340,12 @@ class KilnApp(App[int]):
             self.action_quit_kiln()
         elif parsed.name == "theme":
             await self._theme(parsed.arg)
+        elif parsed.name == "queue":
+            from tui.screens.queue import QueueScreen
+
+            self.push_screen(
+                QueueScreen(self.repo, self.session.session_id if self.session else "")
+            )
         else:
             async for output in self.commands.run(line):
                 await self.present(output)
