@@ -47,6 +47,7 @@ class AcpApprover:
     def __init__(self) -> None:
         self._waiting: dict[str, asyncio.Future[Decision]] = {}
         self._never: set[str] = set()  # answered reject_always
+        self._settled: set[str] = set()  # decided, by the client or by a reject_always
 
     def _future(self, request_id: str) -> asyncio.Future[Decision]:
         if request_id not in self._waiting:
@@ -61,12 +62,16 @@ class AcpApprover:
             return await answer
         finally:
             self._waiting.pop(request.request_id, None)
+            self._settled.add(request.request_id)
 
     def pending(self, request_id: str) -> bool:
-        return not self._future(request_id).done()
+        """Whether the client is still to be asked (not when a reject_always answered)."""
+        return request_id not in self._settled and not self._future(request_id).done()
 
     def answer(self, event: ApprovalRequested, option_id: str | None) -> None:
         """The client's choice (None: it cancelled the request, as on session/cancel)."""
+        if event.request_id in self._settled:
+            return
         answer = self._future(event.request_id)
         if answer.done():
             return

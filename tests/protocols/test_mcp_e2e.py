@@ -14,6 +14,7 @@ import pytest
 
 from agent.llm.scripted.server import ScriptedServer
 from agent.settings import trust
+from agent.store.db import Store
 from tests.conftest import make_git_repo
 from tests.protocols.mcp_fixtures import calls_logged, write_mcp_json
 
@@ -75,6 +76,25 @@ def test_the_model_gets_each_servers_answer(docker_ready: None, repo: Path, tmp_
         "mcp__units__to_celsius": (True, "100.0 C"),
     }
     assert calls_logged(tmp_path / "glossary.log")[0]["params"]["arguments"] == {"word": "pot"}
+    session_id = next(e["session_id"] for e in events if e["type"] == "session_started")
+    store = Store()
+    try:  # the store keeps MCP calls as it keeps every tool call
+        rows = store.db.execute(
+            "SELECT name, arguments, ok, output FROM tool_calls WHERE session_id = ? "
+            "AND name LIKE 'mcp__%' ORDER BY name",
+            (session_id,),
+        ).fetchall()
+    finally:
+        store.close()
+    assert [(n, json.loads(a), ok, json.loads(o)) for n, a, ok, o in rows] == [
+        (
+            "mcp__glossary__lookup",
+            {"word": "pot"},
+            1,
+            "glossary: pot means a kiln-fired clay vessel",
+        ),
+        ("mcp__units__to_celsius", {"fahrenheit": 212}, 1, "100.0 C"),
+    ]
 
 
 def test_approval_fail_stops_before_the_call(
