@@ -78,7 +78,7 @@ def _engine(args: argparse.Namespace, options: BatchOptions) -> Engine:
     if args.engine == "ray":
         from agent.batch.ray_engine import RayEngine
 
-        return RayEngine(options, address=args.address, jobs=args.jobs)
+        return RayEngine(options, address=args.address, jobs=args.jobs, retries=args.retries)
     from agent.batch.local import LocalEngine
 
     return LocalEngine(options, args.jobs or 1)
