@@ -633,6 +633,7 @@ class Session:
         mode: Mode | None = None,
         client: ModelClient | None = None,
         store: Store | None = None,
+        mcp_servers: dict[str, McpServer] | None = None,
     ) -> Session:
         """Reopen a stored session (`--resume ID`, or "last"): conversation and workspace."""
         from agent.store.codec import event_from_dict
@@ -649,6 +650,7 @@ class Session:
             session_id=row.id,
             client=client,
             store=store,
+            mcp_servers=mcp_servers,
         )
         history, diff = store.state(row.id)
         session.conversation.history = history

@@ -132,8 +132,8 @@ class KilnAgent:
                 self._settings(repo),
                 AcpApprover(),
                 mode=self.mode,
+                mcp_servers=_client_servers(mcp_servers),
             )
-            session._given_mcp = _client_servers(mcp_servers)
         except KilnError as exc:
             raise failure(exc) from None
         held = self._hold(session)

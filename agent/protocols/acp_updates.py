@@ -115,8 +115,13 @@ class Translator:
             return [update_agent_thought_text(candidates_line(event) + "\n")]
         if isinstance(event, Notice):
             return [say(event.message, event.level)]
-        if isinstance(event, Finished) and event.stop_reason is not StopReason.DONE:
-            return [say(event.summary or event.status, "warning")]
+        if isinstance(event, Finished):
+            # calls the stop interrupted (Esc, a limit) never finished: say so, not "pending"
+            closing = [update_tool_call(c, status="failed") for c in self._open]
+            self._open.clear()
+            if event.stop_reason is not StopReason.DONE:
+                closing.append(say(event.summary or event.status, "warning"))
+            return closing
         return []
 
     def current_call(self) -> str | None:

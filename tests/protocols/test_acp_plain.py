@@ -116,3 +116,35 @@ def test_a_bad_session_new_is_one_sentence_and_the_agent_goes_on(tmp_path: Path)
     assert client.receive()["id"] == again
     assert client.close() == 0
     assert all(json.loads(line)["jsonrpc"] == "2.0" for line in client.lines)
+
+
+def test_cancel_while_a_permission_is_pending(docker_ready: None, tmp_path: Path) -> None:
+    """The spec's order: session/cancel, then the client answers the pending request
+    `cancelled`; the prompt ends with stopReason cancelled and nothing was edited."""
+    repo = make_git_repo(tmp_path / "repo", BUGGY_REPO)
+    script = [FIX_SCRIPT[2], {"text": "never asked for"}]  # the edit, which asks
+    with ScriptedServer(script) as server:
+        client = PlainAcpClient("--base-url", server.base_url, "--model", "scripted")
+        client.request("initialize", INITIALIZE)
+        session_id = client.request("session/new", {"cwd": str(repo), "mcpServers": []})[
+            "sessionId"
+        ]
+        prompt_id = client.start_request(
+            "session/prompt", {"sessionId": session_id, "prompt": [{"type": "text", "text": "go"}]}
+        )
+        seen: list[dict[str, Any]] = []
+        while (message := client.receive()).get("method") != "session/request_permission":
+            seen.append(message)
+        client.send({"method": "session/cancel", "params": {"sessionId": session_id}})
+        client.answer(message, {"outcome": {"outcome": "cancelled"}})
+        while not ((answer := client.receive()).get("id") == prompt_id and "method" not in answer):
+            seen.append(answer)
+        assert answer["result"]["stopReason"] == "cancelled"
+        assert server.turns_served == 1
+        assert client.close() == 0
+    assert (repo / "calc.py").read_text() == BUGGY_REPO["calc.py"]
+    assert not [m for m in seen if m.get("method") == "session/request_permission"]
+    updates = [m["params"]["update"] for m in seen if m.get("method") == "session/update"]
+    edit = next(u for u in updates if u["sessionUpdate"] == "tool_call")
+    closed = [u for u in updates if u["sessionUpdate"] == "tool_call_update"]
+    assert [(u["toolCallId"], u["status"]) for u in closed] == [(edit["toolCallId"], "failed")]

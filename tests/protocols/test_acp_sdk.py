@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from acp.schema import (
 )
 
 from agent.llm.scripted.server import ScriptedServer
+from tests.batch.scenario import leftovers
 from tests.conftest import make_git_repo
 from tests.protocols.mcp_fixtures import HANDWRITTEN, calls_logged
 from tests.protocols.plain_acp import KILN
@@ -117,13 +117,8 @@ async def test_the_sdk_client_through_two_prompts_and_a_load(
             await conn.cancel(session_id=new.session_id)
             assert (await asyncio.wait_for(second, 30)).stop_reason == "cancelled"
         assert process.returncode == 0
-        left = subprocess.run(
-            ["docker", "ps", "-aq", "--filter", f"label=kiln.session={new.session_id}"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        assert left.stdout == ""  # the sandbox was closed when the client went away
+        # the sandbox was closed when the client went away (its removal is detached)
+        assert leftovers(f"kiln.session={new.session_id}") == ([], [])
         requests = [r.body for r in server.chat_requests]
 
     # allow_always covers the second lookup; reject_once's answer reaches the model

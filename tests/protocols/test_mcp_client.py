@@ -208,3 +208,28 @@ async def test_every_call_asks_in_ask_and_auto_edit_unless_allowed(tmp_path: Pat
         assert person.asked == []
     finally:
         await mcp.close()
+
+
+async def test_a_server_that_hangs_or_dies_while_starting_is_a_note(tmp_path: Path) -> None:
+    servers = {
+        "mute": McpServer(
+            command=sys.executable,
+            args=("-c", "import time; time.sleep(60)"),
+            startup_timeout_sec=0.5,
+        ),
+        "dying": McpServer(
+            command=sys.executable, args=("-c", "import sys; sys.exit('no config')")
+        ),
+        "glossary": glossary(),
+    }
+    started = time.monotonic()
+    mcp = await McpTools.start(servers, tmp_path, 40)
+    try:
+        assert time.monotonic() - started < 10
+        assert sorted(mcp.notes) == [
+            "MCP server dying did not start: The MCP server dying stopped (exit code 1): no config.",
+            "MCP server mute did not start: The MCP server mute did not answer initialize within 0.5s.",
+        ]
+        assert {s.name.split("__")[1] for s in mcp.specs} == {"glossary"}
+    finally:
+        await mcp.close()
