@@ -29,6 +29,7 @@ class Found:
     line: int
     end_line: int
     depth: int  # 0: used by a failing test; 1: used by such a definition
+    kind: str = ""  # "class", "function" or "method"
 
 
 def failing_test_names(failing: tuple[str, ...] | list[str]) -> set[str]:
@@ -50,12 +51,12 @@ def definitions_for_tests(
     is_test: Callable[[str], bool],
 ) -> list[Found]:
     """Definitions outside the tests that the failing tests use, then what those use."""
-    definers: dict[str, list[tuple[str, int, int]]] = {}
+    definers: dict[str, list[tuple[str, int, int, str]]] = {}
     for path, (definitions, _) in records.items():
         if is_test(path):
             continue
-        for name, _kind, line, end, _sig in definitions:
-            definers.setdefault(name, []).append((path, line, end))
+        for name, kind, line, end, _sig in definitions:
+            definers.setdefault(name, []).append((path, line, end, kind))
     wanted = failing_test_names(failing)
     found: list[Found] = []
     seen: set[tuple[str, int]] = set()
@@ -65,10 +66,10 @@ def definitions_for_tests(
             places = definers.get(name, [])
             if not places or len(places) > MAX_DEFINERS:
                 continue
-            for path, line, end in places:
+            for path, line, end, kind in places:
                 if (path, line) not in seen and len(found) < MAX_FOUND:
                     seen.add((path, line))
-                    found.append(Found(path, name, line, end, depth))
+                    found.append(Found(path, name, line, end, depth, kind))
 
     for path, data in test_files.items():
         resolve(_names_used(path, data, wanted), 0)

@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import posixpath
 import re
+from dataclasses import dataclass
 
 from agent.context.index import RepoIndex
 from agent.context.retrieval import Found, definitions_for_tests
+from agent.prompts.rewrite import Suspect, suspects
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox, SandboxError
 
@@ -113,33 +115,49 @@ def quoted(texts: dict[str, str], budget: int = MAX_TOTAL_CHARS) -> list[str]:
     return blocks
 
 
+@dataclass(frozen=True)
+class Briefing:
+    text: str  # the first message
+    context: str = ""  # its failing tests and code, without the task
+    suspects: tuple[Suspect, ...] = ()  # functions that may hold the bug, likeliest first
+
+
 async def briefing(
     task: str, digest: TestDigest | None, sandbox: Sandbox, index: RepoIndex | None = None
 ) -> str:
     """`task`, followed by the baseline test digest and the code the failing tests use."""
+    return (await brief(task, digest, sandbox, index)).text
+
+
+async def brief(
+    task: str, digest: TestDigest | None, sandbox: Sandbox, index: RepoIndex | None = None
+) -> Briefing:
     if digest is None or digest.ok:
-        return task + "\n\n" + ONE_CALL
+        return Briefing(task + "\n\n" + ONE_CALL)
     listing = await sandbox.exec("git ls-files", timeout=30)
     repo_files = listing.output.split() if listing.ok else []
     named = files_involved(task, digest.text, repo_files)
     test_paths = [p for p in named if is_test_file(p)]
     tests = await read_texts(sandbox, test_paths)
-    files = await _definitions_quoted(sandbox, index, digest, tests) if index else []
+    files, found = await _definitions_quoted(sandbox, index, digest, tests) if index else ([], ())
     if not files:  # no definitions found: the files the task, tracebacks and imports name
         involved = files_involved(task, digest.text, repo_files, tests)
         # The failing lines of the tests are in the digest; the code under test is the fix.
         code = [p for p in involved if not is_test_file(p)] or involved
         files = quoted(await read_texts(sandbox, code[:MAX_FILES]))
     intro = "kiln ran the tests before you started:\n" + digest.text
+    context = "\n\n".join([intro, *files])
     # The request last, right before the reply: a small model follows what it read last.
-    return "\n\n".join([intro, *files, task, FIX_CALL if files else ONE_CALL])
+    text = "\n\n".join([context, task, FIX_CALL if files else ONE_CALL])
+    return Briefing(text, context, found)
 
 
 async def _definitions_quoted(
     sandbox: Sandbox, index: RepoIndex, digest: TestDigest, tests: dict[str, str]
-) -> list[str]:
+) -> tuple[list[str], tuple[Suspect, ...]]:
     """The definitions the failing tests use (and what those call), quoted: a small file
-    whole, a big one by the definitions' lines, with their line numbers in the heading.
+    whole, a big one by the definitions' lines, with their line numbers in the heading;
+    and the functions among them that may hold the bug.
 
     Read from the repository itself: this is the first message, before any change, so it
     is what the sandbox holds."""
@@ -164,7 +182,7 @@ async def _definitions_quoted(
     for item in found:
         if item.path not in texts:
             read(item.path)
-    return _quote_found(found, texts)
+    return _quote_found(found, texts), tuple(suspects(found, texts, digest.text))
 
 
 def _quote_found(

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 
 from agent.context.index import RepoIndex
 from agent.llm.base import ModelProfile
-from agent.prompts.briefing import FIX_CALL, briefing, code_file_in, quoted, read_texts
+from agent.prompts.briefing import FIX_CALL, Briefing, brief, code_file_in, quoted, read_texts
 from agent.prompts.system import NUDGE, SMALL_MODEL_PROMPT, small_model_nudge, system_prompt
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox
@@ -35,6 +35,9 @@ class PromptPolicy:
     """A capable model: the task as given, a plain nudge, the test digest after edits."""
 
     name = "standard"
+    # The small model's first message, kept for the run to try rewrites from
+    # (agent/run/rewrites.py); taken once, by the first run.
+    briefing: Briefing | None = None
 
     def system_prompt(self, repo_name: str, test_command: str, stable_extra: str = "") -> str:
         return system_prompt(repo_name, test_command, stable_extra)
@@ -63,7 +66,8 @@ class SmallModelPolicy(PromptPolicy):
     ) -> str:
         if index is not None:
             await asyncio.to_thread(index.refresh)
-        return await briefing(task, await baseline(), sandbox, index)
+        self.briefing = await brief(task, await baseline(), sandbox, index)
+        return self.briefing.text
 
     def nudge(self, last_tests: TestDigest | None) -> str:
         return small_model_nudge(code_file_in(last_tests.text) if last_tests else "")

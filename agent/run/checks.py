@@ -70,7 +70,7 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
         report = await run_tests(run)
         run.conversation.add_feedback(await deps.policy.after_edit(report, paths, run.sandbox))
         this_step = state.last_edit_step == state.steps  # the change was that edit
-        if not report.ok and before_edit and this_step and _candidates_allowed(run):
+        if not report.ok and before_edit and this_step and candidates_allowed(run):
             assert state.last_edit is not None
             report = await _candidates(run, state.last_edit, before_edit, report) or report
         if state.after_edit_tests(before, report):
@@ -90,7 +90,7 @@ async def after_failed_edit(run: Run, call: ToolCall) -> bool:
     state = run.state
     if state.edits_without_progress < FAILED_EDITS_BEFORE_CANDIDATES:
         return False
-    if not _candidates_allowed(run) or not run.deps.tool_context.test_command:
+    if not candidates_allowed(run) or not run.deps.tool_context.test_command:
         return False
     tests = state.last_tests or await run_tests(run)  # what candidates must beat
     if tests.ok:
@@ -106,9 +106,7 @@ async def _candidates(
     state, deps = run.state, run.deps
     state.candidate_rounds += 1
     temperature = deps.client.profile.candidate_temperature
-    better = await try_candidates(
-        run, failed, base_ref, current, _candidate_count(run), temperature
-    )
+    better = await try_candidates(run, failed, base_ref, current, candidate_count(run), temperature)
     if better is None:
         return None
     state.last_tests = better
@@ -121,18 +119,18 @@ async def _candidates(
     return better
 
 
-def _candidate_count(run: Run) -> int:
+def candidate_count(run: Run) -> int:
     profile = run.deps.client.profile
     # A small model's samples are cheap (the prompt is cached, the reply a line or two)
     # and each is one more chance the tests can recognise.
     return profile.candidates if profile.candidates >= 0 else (8 if profile.small_model else 0)
 
 
-def _candidates_allowed(run: Run) -> bool:
+def candidates_allowed(run: Run) -> bool:
     """Edits that need no asking (candidates are edits too), an edit to redo, rounds left."""
     mode = run.deps.tool_context.gate.mode
     return (
-        _candidate_count(run) > 0
+        candidate_count(run) > 0
         and mode in (Mode.AUTO_EDIT, Mode.FULL_AUTO)
         and run.state.candidate_rounds < MAX_CANDIDATE_ROUNDS
     )

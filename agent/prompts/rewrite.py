@@ -1,0 +1,92 @@
+"""Rewrite one function: the small model's first try at a failing test, judged by the tests.
+
+Asked for an `edit_file` call, a small model copies `old_text` wrong, joins lines, or
+edits the line the traceback names rather than the function that computes the wrong
+value. Asked to rewrite one given function whole, it writes plain code, which is what it
+was trained on, in a few dozen tokens. kiln picks the functions (the definitions the
+failing tests use, those named in the failure first), asks for each in turn and puts the
+reply in place of the function itself, so nothing has to match.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import textwrap
+from dataclasses import dataclass
+
+from agent.context.retrieval import Found
+from agent.context.tags import extract_tags
+from agent.llm.base import Message
+
+MAX_SUSPECTS = 3
+MAX_SUSPECT_LINES = 60  # a longer definition is rewritten badly and slowly by a small model
+SYSTEM = "You are an expert programmer. You fix a bug by rewriting one function."
+_FENCE = re.compile(r"```[\w+-]*[ \t]*\n(.*?)(?:```|\Z)", re.S)
+_LANGUAGES = {".py": "python", ".js": "javascript", ".mjs": "javascript", ".ts": "typescript"}
+_LANGUAGES |= {".go": "go", ".rs": "rust", ".java": "java", ".rb": "ruby"}
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """A definition that may hold the bug, as the repository has it."""
+
+    path: str
+    name: str
+    line: int
+    end_line: int
+    text: str  # its lines, exactly
+
+    @property
+    def language(self) -> str:
+        return _LANGUAGES.get(posixpath.splitext(self.path)[1], "")
+
+
+def suspects(found: list[Found], texts: dict[str, str], failure: str) -> list[Suspect]:
+    """Functions and methods among `found`, those the failure output names first."""
+    picked: list[Suspect] = []
+    for item in found:
+        lines = texts.get(item.path, "").split("\n")
+        span = item.end_line - item.line + 1
+        if item.kind == "class" or not 0 < span <= MAX_SUSPECT_LINES or item.end_line > len(lines):
+            continue
+        text = "\n".join(lines[item.line - 1 : item.end_line])
+        picked.append(Suspect(item.path, item.name, item.line, item.end_line, text))
+    named = [s for s in picked if re.search(rf"\b{re.escape(s.name)}\b", failure)]
+    ranked = named + [s for s in picked if s not in named]
+    return ranked[:MAX_SUSPECTS]
+
+
+def rewrite_request(context: str, suspect: Suspect) -> list[Message]:
+    """What the model is shown: the failure and the code around it first (the same for
+    every suspect, so the server's prompt cache holds it), the one function last."""
+    fence = "```" + suspect.language
+    ask = (
+        f"The bug may be in `{suspect.name}` ({suspect.path}, lines {suspect.line}-"
+        f"{suspect.end_line}):\n{fence}\n{suspect.text}\n```\n"
+        f"Rewrite `{suspect.name}` so that the failing tests pass. Reply with only the "
+        f"corrected `{suspect.name}`, complete, in one {fence} block."
+    )
+    return [Message("system", SYSTEM), Message("user", f"{context}\n\n{ask}")]
+
+
+def rewritten(reply: str, suspect: Suspect) -> str | None:
+    """The new text of `suspect` from the model's reply, indented as the original, or None
+    when the reply holds no definition of that name. A reply that rewrote the whole class
+    or file gives just that definition."""
+    match = _FENCE.search(reply)
+    code = textwrap.dedent(match.group(1) if match else reply).strip("\n")
+    if not code.strip():
+        return None
+    lines = code.split("\n")
+    tags = extract_tags(suspect.path, code.encode())
+    own = [t for t in tags if t.kind == "def" and t.name == suspect.name and t.def_kind != "class"]
+    if own:
+        first = own[0]
+        lines = textwrap.dedent("\n".join(lines[first.line - 1 : first.end_line])).split("\n")
+    elif not re.search(rf"\b{re.escape(suspect.name)}\b", lines[0]):
+        return None
+    indent = suspect.text[: len(suspect.text) - len(suspect.text.lstrip())]
+    indent = indent.split("\n")[-1]
+    new = "\n".join(indent + line if line.strip() else "" for line in lines)
+    return None if new == suspect.text else new

@@ -1,0 +1,117 @@
+"""A small model's first try: rewrite the suspect functions, and let the tests judge.
+
+Before the first request of a run whose tests fail, kiln asks the small model to rewrite
+each function the failing tests lead to (agent/prompts/rewrite.py), one at a time: first
+each at temperature 0, then again sampled, up to the profile's candidate count. Each
+rewrite is put in place of its function on the workspace as it was, and the tests run. The
+first that makes them all pass is kept and the run is done; the tests, not the model,
+said so. If none does, the workspace goes back as it was and the usual loop starts, with
+its own candidates after a failing fix.
+"""
+
+from __future__ import annotations
+
+from agent import tools
+from agent.events import (
+    AssistantMessage,
+    CandidatesTried,
+    Checkpointed,
+    FilesChanged,
+    Phase,
+    StopReason,
+)
+from agent.llm.base import Message, ToolCall
+from agent.prompts.briefing import Briefing
+from agent.prompts.rewrite import Suspect, rewrite_request, rewritten
+from agent.run.candidates import Candidate
+from agent.run.checks import candidate_count, candidates_allowed, record_tests
+from agent.run.core import Run
+from agent.run.sampling import ask_once
+from agent.run.stops import Stop
+from agent.tools.shell import run_test_command
+
+WALL_CLOCK_SHARE = 0.5  # at most this much of the run's time: the loop gets the rest
+
+
+async def rewrite_first(run: Run) -> None:
+    """Try rewrites once, at the start of the first run; raises Stop(DONE) when one passes."""
+    policy = run.deps.policy
+    plan, policy.briefing = policy.briefing, None
+    if plan is None or not plan.suspects or not run.tool_context.test_command:
+        return
+    if not candidates_allowed(run):
+        return
+    await run.deps.before_change()
+    run.enter(Phase.EDIT)
+    base = await run.sandbox.checkpoint("before rewrites")
+    tried, best = await _sample(run, plan, base)
+    passing = sum(c.report.ok for c in tried)
+    if best is None:
+        run.emit(CandidatesTried(len(tried), passing, ""))
+        await run.sandbox.restore(base)
+        return
+    if tried[-1] is not best:  # the workspace holds the last one tried
+        await run.sandbox.restore(base)
+        await tools.call(run.tool_context, best.call.name, best.call.arguments)
+    await _keep(run, best, len(tried), passing)
+
+
+async def _sample(run: Run, plan: Briefing, base: str) -> tuple[list[Candidate], Candidate | None]:
+    """Rewrites until one passes, the count is reached or the time share is spent."""
+    profile, limits = run.deps.client.profile, run.settings.limits
+    budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
+    suspects = plan.suspects
+    tried: list[Candidate] = []
+    seen: set[tuple[str, str]] = set()
+    for attempt in range(candidate_count(run)):
+        if budget is not None and run.state.elapsed > budget:
+            break
+        suspect = suspects[attempt % len(suspects)]
+        greedy = attempt < len(suspects)  # the likeliest reply of each first
+        completion = await ask_once(
+            run,
+            rewrite_request(plan.context, suspect),
+            [],
+            max_tokens=_reply_tokens(suspect),
+            temperature=0.0 if greedy else profile.candidate_temperature,
+        )
+        new = rewritten(completion.message.content, suspect) if completion else None
+        if new is None or (suspect.path, new) in seen:
+            continue
+        seen.add((suspect.path, new))
+        await run.sandbox.restore(base)
+        call = _edit(suspect, new, attempt)
+        applied = await tools.call(run.tool_context, call.name, call.arguments)
+        if not applied.ok:  # a syntax error, say: the edit tool refused it
+            continue
+        report = await run_test_command(run.tool_context)
+        tried.append(Candidate(call, report, len(new)))
+        if report.ok:
+            return tried, tried[-1]
+    return tried, None
+
+
+async def _keep(run: Run, best: Candidate, tried: int, passing: int) -> None:
+    state, deps = run.state, run.deps
+    path, name = best.call.arguments["path"], best.call.id.split(":", 2)[2]
+    run.emit(CandidatesTried(tried, passing, f"rewrote {name} in {path}"))
+    record_tests(run, best.report)
+    state.edited = True
+    deps.last_diff = await run.sandbox.diff()
+    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    label = "rewrite that passes"
+    run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
+    summary = f"Rewrote `{name}` in {path}; the tests pass."
+    run.emit(AssistantMessage(summary))
+    run.conversation.add_assistant(Message("assistant", summary))
+    raise Stop(StopReason.DONE, summary)
+
+
+def _edit(suspect: Suspect, new: str, attempt: int) -> ToolCall:
+    arguments = {"path": suspect.path, "old_text": suspect.text, "new_text": new}
+    return ToolCall(f"rewrite:{attempt}:{suspect.name}", "edit_file", arguments)
+
+
+def _reply_tokens(suspect: Suspect) -> int:
+    """Room for the function half again as long and a line of talk, not for a whole file."""
+    return len(suspect.text) // 2 + 200

@@ -1,0 +1,142 @@
+"""Must hold: before a small model's first request on failing tests, kiln asks it to rewrite
+the functions the failing tests lead to, one at a time (those the failure names first);
+a rewrite that makes the tests pass ends the run done, and when none does the workspace
+is as it was and the usual loop goes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent.approval import Mode
+from agent.context.retrieval import Found
+from agent.events import CandidatesTried, Finished
+from agent.llm.base import ModelProfile
+from agent.llm.openai_compat import OpenAICompatClient
+from agent.llm.scripted.server import ScriptedServer
+from agent.prompts.rewrite import Suspect, rewritten, suspects
+from agent.session import Session
+from agent.settings.config import load_settings
+from tests.conftest import make_git_repo
+from tests.core.conftest import ScriptedPerson
+
+# The usual layout: the package re-exports; the tested function is right, what it calls is not.
+PACKAGE = {
+    "shapes/__init__.py": "from shapes.ops import quadruple\n\n__all__ = ['quadruple']\n",
+    "shapes/ops.py": (
+        "def double(x):\n    return x * 3\n\n\ndef quadruple(x):\n    return double(double(x))\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/test_ops.py": (
+        "import unittest\n\nfrom shapes import quadruple\n\n\n"
+        "class QuadrupleTest(unittest.TestCase):\n"
+        "    def test_quadruple(self):\n        self.assertEqual(quadruple(2), 8)\n"
+    ),
+}
+
+
+def block(code: str) -> dict[str, Any]:
+    return {"text": f"```python\n{code}```\n"}
+
+
+async def _run(repo: Path, script: list[dict[str, Any]]) -> tuple[list[Any], str, list[Any]]:
+    with ScriptedServer(script) as server:
+        profile = ModelProfile(
+            base_url=server.base_url, model="m", small_model=True, candidates=3, max_retries=0
+        )
+        session = Session(
+            load_settings(repo, env={}), repo, ScriptedPerson(), Mode.FULL_AUTO,
+            client=OpenAICompatClient(profile, backoff_base_s=0.01),
+        )  # fmt: skip
+        try:
+            events = [e async for e in session.run("The tests fail. Fix the bug.")]
+            diff = await session.diff()
+        finally:
+            await session.close()
+        return events, diff, list(server.chat_requests)
+
+
+async def test_a_rewrite_that_passes_ends_the_run(docker_ready: None, tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo", PACKAGE)
+    script = [
+        block("def quadruple(x):\n    return double(x) * 2\n"),  # named in the failure: first
+        block("def double(x):\n    return x * 2\n"),
+    ]
+    events, diff, requests = await _run(repo, script)
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert (tried.tried, tried.passing) == (2, 1)
+    assert tried.chosen == "rewrote double in shapes/ops.py"
+    finished = events[-1]
+    assert isinstance(finished, Finished) and finished.status == "done"
+    assert "-    return x * 3\n+    return x * 2" in diff and "double(x) * 2" not in diff
+    # Each rewrite shows the one function last, its lines named; the likeliest reply first.
+    asks = [r.body["messages"][-1]["content"] for r in requests]
+    assert "`quadruple` (shapes/ops.py, lines 5-6)" in asks[0]
+    assert "`double` (shapes/ops.py, lines 1-2)" in asks[1]
+    assert "```python\ndef double(x):\n    return x * 3\n```" in asks[1]
+    assert [r.body.get("temperature") for r in requests] == [0.0, 0.0]
+    assert len(requests) == 2  # done: the agent loop never needed a request
+
+
+async def test_failing_rewrites_are_undone_before_the_loop(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", PACKAGE)
+    wrong = block("def double(x):\n    return x * 4\n")
+    fix = {"tool_calls": [{"name": "edit_file", "arguments": {
+        "path": "shapes/ops.py", "old_text": "x * 3", "new_text": "x + x"}}]}  # fmt: skip
+    finish = {"tool_calls": [{"name": "finish", "arguments": {"summary": "double doubles"}}]}
+    # The third reply rewrites another function than the one asked for: not tried.
+    script = [block("def quadruple(x):\n    return x\n"), wrong, wrong, fix, finish]
+    events, diff, requests = await _run(repo, script)
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert (tried.tried, tried.passing, tried.chosen) == (2, 0, "")
+    assert events[-1].status == "done"
+    # The model's own edit applied to the code as it was: no rewrite is left in the diff.
+    assert "+    return x + x" in diff and "x * 4" not in diff and "return x\n" not in diff
+    assert requests[3].body.get("tools")  # the loop's own request, with the tools
+
+
+SUSPECT = Suspect("bank/base.py", "available", 29, 30, "    def available(self):\n        return 1")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "```python\n    def available(self):\n        return 2\n```",
+        "```python\ndef available(self):\n    return 2\n```\nThis fixes it.",
+        "Here:\n```python\n@dataclass\nclass Account:\n    x: int = 0\n\n"
+        "    def available(self):\n        return 2\n\n    def other(self):\n        pass\n```",
+        "def available(self):\n    return 2\n",
+    ],
+)
+def test_a_rewrite_is_the_one_function_indented_as_the_original(reply: str) -> None:
+    assert rewritten(reply, SUSPECT) == "    def available(self):\n        return 2"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "```python\ndef other(self):\n    return 2\n```",  # not the function asked for
+        "```python\n    def available(self):\n        return 1\n```",  # unchanged
+        "I cannot see the bug.",
+    ],
+)
+def test_a_reply_without_a_new_version_of_the_function_is_none(reply: str) -> None:
+    assert rewritten(reply, SUSPECT) is None
+
+
+def test_suspects_are_functions_the_failure_names_first() -> None:
+    texts = {"m.py": "class A:\n    def f(self):\n        return g()\n\ndef g():\n    return 1\n"}
+    found = [
+        Found("m.py", "A", 1, 3, 0, "class"),
+        Found("m.py", "f", 2, 3, 0, "method"),
+        Found("m.py", "g", 5, 6, 1, "function"),
+    ]
+    picked = suspects(found, texts, "AssertionError: g() returned 1")
+    assert [(s.name, s.text) for s in picked] == [
+        ("g", "def g():\n    return 1"),
+        ("f", "    def f(self):\n        return g()"),
+    ]
