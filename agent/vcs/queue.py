@@ -123,7 +123,8 @@ def _rebase(repo: Path, sha: str, action: str, then: str, what: str, base: str =
         run(repo, "rebase", "--abort")
         raise QueueRefused(f"git could not {what} ({done.reason}); the branch is as it was.")
     return (
-        f"{what.capitalize()}: done; `git reset --hard {before[:10]}` (see git reflog) goes back."
+        f"{what.capitalize()}: done. git reflog keeps the branch as it was: "
+        f"git reset --hard {before[:10]}"
     )
 
 

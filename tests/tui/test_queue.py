@@ -54,7 +54,7 @@ async def test_drop_in_the_queue_and_the_reflog_brings_it_back(repo: Path) -> No
         await pilot.press("d")
         await wait_for(pilot, lambda: table.row_count == 2)
         assert git(repo, "log", "--format=%s").splitlines() == ["feat: f3", "feat: f1", "initial"]
-        assert "git reflog" in str(screen.query_one("#status").render())
+        assert "git reflog keeps" in str(screen.query_one("#status").render())
         assert git(repo, "reflog", "--format=%H", "main").splitlines()[1] == tip
 
         await pilot.press("r")
