@@ -34,13 +34,15 @@ class Batch:
         root: Path,
         delays: dict[str, float] | None = None,
         scripts: dict[str, list[dict[str, Any]]] | None = None,
+        ids: tuple[str, ...] = IDS,
     ) -> None:
         self.root = root
+        self.ids = ids
         self.scripts = scripts or {}
         self.out = root / "out"
         self.tasks = root / "tasks.jsonl"
         self.delays = delays or {}
-        self.repos = {i: make_git_repo(root / "repos" / i, BUGGY_REPO) for i in IDS}
+        self.repos = {i: make_git_repo(root / "repos" / i, BUGGY_REPO) for i in ids}
         self.servers: dict[str, ScriptedServer] = {}
         self.ports: dict[str, int] = {}
 
@@ -53,7 +55,7 @@ class Batch:
     def serving(self) -> Iterator[Batch]:
         """Fresh servers (a rerun starts each script over) on the same ports."""
         with contextlib.ExitStack() as stack:
-            for task_id in IDS:
+            for task_id in self.ids:
                 server = ScriptedServer(self.script(task_id), port=self.ports.get(task_id, 0))
                 self.servers[task_id] = stack.enter_context(server)
                 self.ports[task_id] = server.port
@@ -71,7 +73,7 @@ class Batch:
                 "model": {"base_url": self.servers[task_id].base_url, "model": f"m-{task_id}"},
                 **changes.get(task_id, {}),
             }
-            for task_id in IDS
+            for task_id in self.ids
         ]
         self.tasks.write_text("".join(json.dumps(line) + "\n" for line in lines))
 

@@ -11,10 +11,7 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,40 +19,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.batch.raycluster import (
+    HEAD_IP,
+    RAY,
+    WORKER_IP,
+    Node,
+    ray_env,
+    start_head,
+    start_worker,
+)
 from tests.batch.scenario import IDS, KILN, Batch, check_solved_batch, leftovers
-from tests.conftest import IN_CI
+from tests.conftest import IN_CI, require_docker
 from tests.core.conftest import FIX_SCRIPT
 
 pytestmark = [pytest.mark.docker, pytest.mark.ray]
-RAY = str(Path(sys.executable).parent / "ray")
-HEAD_IP, WORKER_IP = "127.0.0.2", "127.0.0.3"  # Ray rewrites 127.0.0.1; these it keeps
-
-
-def require_ray() -> None:
-    if shutil.which(RAY) is None:
-        if IN_CI:
-            pytest.fail("CI=true and Ray is required: install kiln[ray] (.ci/setup does).")
-        pytest.skip("Ray is not installed (pip install 'kiln[ray]')")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@dataclass
-class Node:
-    process: subprocess.Popen[bytes]
-    temp: Path
-    log: Path
-
-    def kill(self, how: signal.Signals) -> None:
-        """The whole node: `ray start --block`, its raylet and its workers (one group)."""
-        try:
-            os.killpg(self.process.pid, how)
-        except ProcessLookupError:
-            return
 
 
 @dataclass
@@ -65,63 +42,32 @@ class Cluster:
     worker: Node
 
 
-def start_node(env: dict[str, str], *args: str) -> Node:
-    temp = Path(tempfile.mkdtemp(prefix="kr", dir="/tmp"))  # short: sockets live there
-    log = temp / "start.log"
-    command = [
-        RAY, "start", "--block", "--num-cpus=1", "--disable-usage-stats",
-        f"--temp-dir={temp}", "--object-store-memory=80000000",
-        f"--dashboard-agent-listen-port={free_port()}", *args,
-    ]  # fmt: skip
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=out, env=env, start_new_session=True)
-    node = Node(process, temp, log)
-    deadline = time.monotonic() + 90
-    while b"Ray runtime started" not in log.read_bytes():
-        if process.poll() is not None or time.monotonic() > deadline:
-            node.kill(signal.SIGKILL)
-            pytest.fail(f"ray start did not start a node: {log.read_text()[-2000:]}")
-        time.sleep(0.2)
-    return node
-
-
-def stop_node(node: Node) -> None:
-    node.kill(signal.SIGTERM)  # `ray start --block` stops its own processes on SIGTERM
-    try:
-        node.process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        node.kill(signal.SIGKILL)
-        node.process.wait(timeout=10)
-    shutil.rmtree(node.temp, ignore_errors=True)
+def require_ray() -> None:
+    if shutil.which(RAY) is None:
+        if IN_CI:
+            pytest.fail("CI=true and Ray is required: install kiln[ray] (.ci/setup does).")
+        pytest.skip("Ray is not installed (pip install 'kiln[ray]')")
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     require_ray()
-    from tests.conftest import require_docker
-
     require_docker()
     home = tmp_path_factory.mktemp("ray-xdg")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KILN_", "RAY_"))}
-    env["RAY_USAGE_STATS_ENABLED"] = "0"
+    env = ray_env({k: v for k, v in os.environ.items() if not k.startswith("KILN_")})
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         env[var] = str(home / var.lower())  # the workers' session store, not the person's
-    port = free_port()
-    resources = '--resources={"kiln_sandbox": %d}'
     nodes: list[Node] = []
     try:
-        nodes.append(start_node(env, "--head", f"--node-ip-address={HEAD_IP}", f"--port={port}",
-                                "--include-dashboard=false", resources % 1))  # fmt: skip
-        nodes.append(start_node(env, f"--address={HEAD_IP}:{port}",
-                                f"--node-ip-address={WORKER_IP}", resources % 2))  # fmt: skip
-        yield Cluster(f"{HEAD_IP}:{port}", nodes[0], nodes[1])
+        address, head = start_head(env, sandboxes=1)
+        nodes.append(head)
+        nodes.append(start_worker(env, address, sandboxes=2))
+        yield Cluster(address, nodes[0], nodes[1])
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
     finally:
         for node in reversed(nodes):
-            stop_node(node)
-
-
-def ray_env() -> dict[str, str]:
-    return {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+            node.stop()
 
 
 def test_the_same_batch_on_a_ray_cluster_gives_the_same_results(
