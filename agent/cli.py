@@ -110,7 +110,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _session_flags(agent_protocol)
     agent_protocol.add_argument("--mode", choices=["plan", "ask", "auto-edit", "full-auto"])
-    agent_protocol.set_defaults(handler="agent.protocols.acp:main")
+    agent_protocol.set_defaults(handler="agent.protocols.acp_cli:main")
 
     mcp = sub.add_parser("mcp", help="the MCP servers kiln uses")
     mcp.add_argument("action", choices=["list"])

@@ -77,6 +77,11 @@ def server_from_client(entry: dict[str, Any]) -> tuple[str, McpServer]:
     """An ACP `mcpServers` item: {name, command, args, env: [{name, value}]} or
     {type: "http", name, url, headers: [{name, value}]}."""
     name = str(entry.get("name") or "")
+    if entry.get("type") not in (None, "stdio", "http"):
+        raise ConfigError(
+            f"The client's MCP server {name} is a {entry.get('type')} server; kiln speaks "
+            "stdio and streamable HTTP (it says so in initialize)."
+        )
     pairs = {"env": entry.get("env") or [], "headers": entry.get("headers") or []}
     values: dict[str, Any] = {
         key: {str(p.get("name")): str(p.get("value")) for p in items if isinstance(p, dict)}
