@@ -233,3 +233,15 @@ async def test_a_server_that_hangs_or_dies_while_starting_is_a_note(tmp_path: Pa
         assert {s.name.split("__")[1] for s in mcp.specs} == {"glossary"}
     finally:
         await mcp.close()
+
+
+async def test_the_tool_list_does_not_depend_on_the_order_servers_come_in(tmp_path: Path) -> None:
+    units = McpServer(command=sys.executable, args=(str(SDK_BUILT),))
+    forward = await McpTools.start({"glossary": glossary(), "units": units}, tmp_path, 40)
+    backward = await McpTools.start({"units": units, "glossary": glossary()}, tmp_path, 40)
+    try:
+        assert forward.specs == backward.specs
+        assert [s.name for s in forward.specs] == sorted(s.name for s in forward.specs)
+    finally:
+        await forward.close()
+        await backward.close()

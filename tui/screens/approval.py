@@ -18,6 +18,7 @@ TITLES = {
     Action.EDIT: "Allow this edit in the sandbox?",
     Action.COMMAND: "Allow this command in the sandbox?",
     Action.APPLY: "Write these changes to your working tree?",
+    Action.MCP: "Call this MCP tool? It runs outside the sandbox.",
 }
 INTERRUPTED = "interrupted by the person (Esc)"
 
