@@ -71,9 +71,14 @@ def test_kill_9_after_the_first_result_then_a_rerun_loses_and_doubles_nothing(
 def test_failures_are_contained_and_only_the_machinery_is_retried(tmp_path: Path) -> None:
     give_up = [{"tool_calls": [{"name": "finish", "arguments": {"summary": "meh"}}]}] * 5
     batch = Batch(tmp_path, scripts={"delta": give_up})  # delta: the agent gives up
+    bare = tmp_path / "alpha.git"  # alpha: a git URL at a rev, cloned for the run
+    subprocess.run(
+        ["git", "clone", "-q", "--bare", str(batch.repos["alpha"]), str(bare)], check=True
+    )
     with batch.serving():
         batch.write_tasks(
             {
+                "alpha": {"repo": f"file://{bare}", "rev": "main"},
                 "bravo": {"repo": str(tmp_path / "no-such-repo")},  # a bad repository
                 "charlie": {"model": {"base_url": "http://127.0.0.1:9/v1", "model": "m"}},  # down
             }
@@ -82,7 +87,7 @@ def test_failures_are_contained_and_only_the_machinery_is_retried(tmp_path: Path
     assert done.returncode == 1, done.stderr
     by_id = {line["id"]: line for line in batch.lines()}
     assert sorted(by_id) == sorted(IDS)
-    assert by_id["alpha"]["status"] == "solved"
+    assert by_id["alpha"]["status"] == "solved" and by_id["alpha"]["tests_before"]["failed"] == 1
     assert by_id["bravo"]["status"] == "error" and by_id["bravo"]["attempt"] == 1
     assert "not a directory" in by_id["bravo"]["summary"]
     assert (
