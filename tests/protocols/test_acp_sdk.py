@@ -21,6 +21,7 @@ from acp.schema import (
 )
 
 from agent.llm.scripted.server import ScriptedServer
+from agent.settings import paths
 from tests.batch.scenario import leftovers
 from tests.conftest import make_git_repo
 from tests.protocols.mcp_fixtures import HANDWRITTEN, calls_logged
@@ -95,6 +96,8 @@ async def test_the_sdk_client_through_two_prompts_and_a_load(
         env=[EnvVariable(name="MCP_LOG", value=str(log))],
     )
     client = RecordingClient("allow_always", "reject_once", "allow_once", "reject_once")
+    paths.config_dir().mkdir(parents=True, exist_ok=True)  # priced, so the cost is known
+    paths.user_config_file().write_text("[models.main.prices]\ninput = 3.0\noutput = 15.0\n")
     with ScriptedServer(SCRIPT) as server:
         flags = ("acp", "--base-url", server.base_url, "--model", "scripted")
         async with acp.spawn_agent_process(client, KILN, *flags, env=dict(os.environ)) as (
@@ -109,6 +112,10 @@ async def test_the_sdk_client_through_two_prompts_and_a_load(
             )
             assert first.stop_reason == "end_turn"
             assert first.usage is not None and first.usage.output_tokens > 0
+            assert first.field_meta is not None and first.field_meta["kiln"]["cost_usd"] > 0
+            cost = client.of("usage_update")[-1].cost
+            assert cost is not None and cost.currency == "USD"
+            assert cost.amount == first.field_meta["kiln"]["cost_usd"]
             await conn.set_session_mode(session_id=new.session_id, mode_id="auto-edit")
             second = asyncio.ensure_future(
                 conn.prompt(session_id=new.session_id, prompt=[acp.text_block("wait a minute")])
