@@ -78,6 +78,7 @@ class AcpSession:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     noted: bool = False  # the start's notes were said
     applies: int = 0
+    apply_call: str = ""  # the apply's tool call while its question is open
     warming: asyncio.Task[None] | None = None
 
 
@@ -192,8 +193,18 @@ class KilnAgent:
         assert finished is not None, "every run ends with Finished"
         done = finished.stop_reason is StopReason.DONE
         if done and held.commands.offers_apply():
-            async for output in held.commands.apply(offered=True):
-                await self._show(held, output)
+            try:
+                async for output in held.commands.apply(offered=True):
+                    await self._show(held, output)
+            except KilnError as exc:  # refused (you edited meanwhile): nothing is lost
+                await self._show(held, Applied((), approved=False))
+                await self._show(
+                    held,
+                    Say(
+                        f"{exc.message} The changes stay in the sandbox: /apply writes them later.",
+                        "error",
+                    ),
+                )
         turn = _minus(finished.usage, before)
         return PromptResponse(
             stop_reason=stop_reason(finished.stop_reason),  # type: ignore[arg-type]
@@ -225,8 +236,9 @@ class KilnAgent:
             updates: list[Any] = [say(output.text, output.level)]
         elif isinstance(output, ShowDiff):
             updates = [say(f"{output.title}\n\n```diff\n{output.diff}\n```")]
-        elif isinstance(output, Applied) and held.applies:
-            updates = [apply_done(f"kiln-apply-{held.applies}", output.paths, output.approved)]
+        elif isinstance(output, Applied) and held.apply_call:
+            updates = [apply_done(held.apply_call, output.paths, output.approved)]
+            held.apply_call = ""
         elif isinstance(output, Event):
             updates = held.translator.updates(output)
         else:
@@ -240,8 +252,9 @@ class KilnAgent:
         session_id = held.session.session_id
         if event.action == "apply":
             held.applies += 1
+            held.apply_call = f"kiln-apply-{held.applies}"
             start, call = await apply_call(
-                f"kiln-apply-{held.applies}", event, held.session.repo, held.session.sandbox
+                held.apply_call, event, held.session.repo, held.session.sandbox
             )
             await self.conn.session_update(session_id=session_id, update=start)
         else:

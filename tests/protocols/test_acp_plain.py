@@ -148,3 +148,35 @@ def test_cancel_while_a_permission_is_pending(docker_ready: None, tmp_path: Path
     edit = next(u for u in updates if u["sessionUpdate"] == "tool_call")
     closed = [u for u in updates if u["sessionUpdate"] == "tool_call_update"]
     assert [(u["toolCallId"], u["status"]) for u in closed] == [(edit["toolCallId"], "failed")]
+
+
+def test_an_apply_over_your_own_edit_is_refused_in_one_sentence(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", BUGGY_REPO)
+    with ScriptedServer(FIX_SCRIPT) as server:
+        client = PlainAcpClient("--base-url", server.base_url, "--model", "scripted")
+        client.request("initialize", INITIALIZE)
+        session_id = client.request("session/new", {"cwd": str(repo), "mcpServers": []})[
+            "sessionId"
+        ]
+        prompt_id = client.start_request(
+            "session/prompt", {"sessionId": session_id, "prompt": [{"type": "text", "text": "x"}]}
+        )
+        seen: list[dict[str, Any]] = []
+        while not (
+            (message := client.receive()).get("id") == prompt_id and "method" not in message
+        ):
+            seen.append(message)
+            if message.get("method") == "session/request_permission":
+                if "apply the changes" in message["params"]["toolCall"]["title"]:
+                    (repo / "calc.py").write_text("# mine\n")  # the person edits meanwhile
+                client.answer(
+                    message, {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
+                )
+        assert message["result"]["stopReason"] == "end_turn"
+        assert client.close() == 0
+    assert (repo / "calc.py").read_text() == "# mine\n"  # kept, not overwritten
+    said = "".join(u["content"]["text"] for u in updates(seen, "agent_message_chunk"))
+    assert "/apply writes them later." in said
+    assert updates(seen, "tool_call_update")[-1]["status"] == "failed"
