@@ -80,6 +80,7 @@ class AcpSession:
     applies: int = 0
     apply_call: str = ""  # the apply's tool call while its question is open
     warming: asyncio.Task[None] | None = None
+    announcing: asyncio.Future[None] | None = None
 
 
 class KilnAgent:
@@ -120,7 +121,8 @@ class KilnAgent:
             raise failure(exc) from None
         held = self._hold(Session(settings, repo, AcpApprover(), self.mode, mcp_servers=given))
         held.warming = asyncio.ensure_future(self._warm(held))  # the sandbox starts now
-        await self._announce(held)
+        # The commands are announced once the client knows the session (after this answer).
+        held.announcing = asyncio.ensure_future(self._announce(held, after_s=0.1))
         return NewSessionResponse(session_id=held.session.session_id, modes=self._modes(held))
 
     async def load_session(
@@ -289,7 +291,8 @@ class KilnAgent:
         with contextlib.suppress(KilnError):  # said again, as one sentence, at the prompt
             await held.session.start()
 
-    async def _announce(self, held: AcpSession) -> None:
+    async def _announce(self, held: AcpSession, after_s: float = 0.0) -> None:
+        await asyncio.sleep(after_s)
         commands = [
             AvailableCommand(name=c.name, description=c.help)
             for c in COMMANDS

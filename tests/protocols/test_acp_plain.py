@@ -40,9 +40,10 @@ def test_one_task_with_a_permission_and_the_final_apply(docker_ready: None, tmp_
         started = client.request("initialize", INITIALIZE)
         assert started["protocolVersion"] == 1
         assert started["agentCapabilities"]["loadSession"] is True
-        session_id = client.request("session/new", {"cwd": str(repo), "mcpServers": []})[
-            "sessionId"
-        ]
+        early: list[dict[str, Any]] = []
+        new = {"cwd": str(repo), "mcpServers": []}
+        session_id = client.request("session/new", new, early)["sessionId"]
+        assert early == []  # no update about a session the client does not know yet
         prompt_id = client.start_request(
             "session/prompt",
             {"sessionId": session_id, "prompt": [{"type": "text", "text": "fix add"}]},
@@ -83,6 +84,7 @@ def test_one_task_with_a_permission_and_the_final_apply(docker_ready: None, tmp_
     assert diff["oldText"] == original and diff["newText"].endswith("return a + b\n")
     assert "-    return a - b" in apply_call["rawInput"]["diff"]
 
+    assert updates(seen, "available_commands_update")[0]["availableCommands"][0]["name"] == "mode"
     assert "Let me look." in "".join(
         u["content"]["text"] for u in updates(seen, "agent_message_chunk")
     )
