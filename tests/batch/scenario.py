@@ -80,6 +80,22 @@ class Batch:
     def command(self, *extra: str) -> list[str]:
         return [KILN, "batch", str(self.tasks), "--out", str(self.out), *extra]
 
+    def start(
+        self, *extra: str, busy: int, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[str]:
+        """The driver as a process, returned once `busy` tasks have asked their model."""
+        driver = subprocess.Popen(
+            self.command(*extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=env,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while sum(bool(self.servers[i].chat_requests) for i in self.ids) < busy:
+            if driver.poll() is not None or time.monotonic() > deadline:
+                driver.kill()
+                raise AssertionError(f"the batch never had {busy} running: {driver.communicate()}")
+            time.sleep(0.05)
+        return driver
+
     def run(self, *extra: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
         return subprocess.run(self.command(*extra), capture_output=True, text=True, timeout=timeout)
 

@@ -3,12 +3,14 @@ torn last line of results.jsonl cut off, one driver per DIR."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from agent.batch.progress import Progress
 from agent.batch.results import ResultsDir
 from agent.batch.tasks import load_tasks
 from agent.errors import UsageError
@@ -86,3 +88,29 @@ def test_a_torn_last_line_is_cut_off_and_one_driver_holds_the_dir(tmp_path: Path
     assert [line["id"] for line in lines] == ["a", "b"]
     preds = json.loads((out / "preds.json").read_text())
     assert preds["a"]["model_patch"] == "diff --git a/x b/x\n" and preds["b"]["model_patch"] == ""
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_the_status_line_is_redrawn_and_results_go_above_it() -> None:
+    err, out = Terminal(), io.StringIO()
+    progress = Progress(err, out, json_lines=True, budget_usd=1.0)
+    progress.begin(total=4, skipped=1, spent=0.25)
+    progress.started("b", 0.25)
+    progress.cost(0.5)
+    assert err.getvalue().endswith(
+        "\r\033[Kkiln batch: 1/4 done · 1 running · 0 failed · $0.50 / $1.00 · ETA ?"
+    )
+    record = {"id": "b", "status": "failed", "stop_reason": "max_steps", "duration_s": 2.0,
+              "cost_usd": 0.3, "attempt": 2, "summary": ""}  # fmt: skip
+    progress.finished(record, 0.55)
+    shown = err.getvalue()
+    assert "\r\033[K[2/4] ✗ b: failed (max_steps) 2.0s $0.3000 attempt 2\n" in shown
+    assert shown.endswith("2/4 done · 0 running · 1 failed · $0.55 / $1.00 · ETA 0:00")
+    assert json.loads(out.getvalue()) == {"type": "result", **record}
+    plain = io.StringIO()  # a log: lines only, no status line
+    Progress(plain, io.StringIO(), json_lines=False, budget_usd=0).begin(3, 0, 0.0)
+    assert plain.getvalue() == ""

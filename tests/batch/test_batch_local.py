@@ -123,13 +123,7 @@ def test_the_batch_budget_stops_starting_tasks_once_spent(tmp_path: Path) -> Non
 def test_ctrl_c_lets_running_tasks_finish_and_starts_no_more(tmp_path: Path) -> None:
     batch = Batch(tmp_path, delays={"alpha": 3.0, "bravo": 3.0})
     with batch.serving():
-        driver = subprocess.Popen(
-            batch.command("--jobs", "2"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        deadline = time.monotonic() + 60
-        while not all(batch.servers[i].requests for i in ("alpha", "bravo")):
-            assert time.monotonic() < deadline and driver.poll() is None
-            time.sleep(0.05)
+        driver = batch.start("--jobs", "2", busy=2)  # alpha and bravo: their first reply
         driver.send_signal(signal.SIGINT)
         out, err = driver.communicate(timeout=120)
     assert driver.returncode == 130, err
@@ -148,13 +142,7 @@ def test_ctrl_c_lets_running_tasks_finish_and_starts_no_more(tmp_path: Path) -> 
 def test_a_second_ctrl_c_cancels_the_running_tasks_and_records_none(tmp_path: Path) -> None:
     batch = Batch(tmp_path, delays={i: 30.0 for i in IDS})
     with batch.serving():
-        driver = subprocess.Popen(
-            batch.command("--jobs", "2"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        deadline = time.monotonic() + 60
-        while not all(batch.servers[i].requests for i in ("alpha", "bravo")):
-            assert time.monotonic() < deadline and driver.poll() is None
-            time.sleep(0.05)
+        driver = batch.start("--jobs", "2", busy=2)
         driver.send_signal(signal.SIGINT)
         time.sleep(0.3)
         driver.send_signal(signal.SIGINT)
@@ -164,3 +152,14 @@ def test_a_second_ctrl_c_cancels_the_running_tasks_and_records_none(tmp_path: Pa
     assert batch.lines() == []  # nothing finished, so nothing is recorded
     assert json.loads((batch.out / "preds.json").read_text()) == {}
     assert leftovers(f"kiln.batch={batch.out}") == ([], [])  # a clean stop leaves nothing
+
+
+def test_apply_writes_the_solved_tasks_diffs_to_their_repositories(tmp_path: Path) -> None:
+    give_up = [{"tool_calls": [{"name": "finish", "arguments": {"summary": "meh"}}]}] * 5
+    batch = Batch(tmp_path, scripts={"delta": give_up})
+    with batch.serving():
+        done = batch.run("--jobs", "2", "--apply")
+    assert done.returncode == 1, done.stderr
+    for task_id in ("alpha", "bravo", "charlie"):
+        assert (batch.repos[task_id] / "calc.py").read_text().endswith("a + b\n")
+    assert (batch.repos["delta"] / "calc.py").read_text().endswith("a - b\n")  # not solved

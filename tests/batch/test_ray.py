@@ -12,7 +12,6 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,15 +92,8 @@ def test_a_worker_node_lost_mid_batch_its_tasks_finish_on_the_head_once(
 ) -> None:
     batch = Batch(tmp_path, delays={i: 4.0 for i in IDS})
     with batch.serving():
-        driver = subprocess.Popen(
-            batch.command("--engine", "ray", "--address", cluster.address),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ray_env(),
-        )  # fmt: skip
-        deadline = time.monotonic() + 120
         # Three slots (one on the head, two on the worker): three tasks under way.
-        while sum(bool(batch.servers[i].chat_requests) for i in IDS) < 3:
-            assert time.monotonic() < deadline and driver.poll() is None, driver.stderr
-            time.sleep(0.05)
+        driver = batch.start("--engine", "ray", "--address", cluster.address, busy=3, env=ray_env())
         cluster.worker.kill(signal.SIGKILL)
         out, err = driver.communicate(timeout=240)
         started_twice = [i for i in IDS if len(batch.servers[i].chat_requests) > len(FIX_SCRIPT)]
