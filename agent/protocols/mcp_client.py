@@ -110,7 +110,8 @@ class StdioChannel:
             while line := await stdout.readline():
                 self._receive(line)
         except (ValueError, ConnectionError):  # a line past the limit: the stream is lost
-            pass
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()  # a server kiln can no longer read is of no use
         await self._wait_gone()
 
     def _receive(self, line: bytes) -> None:
@@ -197,7 +198,8 @@ class HttpChannel:
         if token:
             self.headers["Authorization"] = f"Bearer {token}"
         self._ids = itertools.count(1)
-        self._client = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0))
+        # No read timeout of its own: each request's (the tool's) timeout bounds the wait.
+        self._client = httpx.AsyncClient(timeout=httpx.Timeout(None, connect=10.0))
 
     async def request(self, method: str, params: dict[str, Any], timeout: float) -> Any:
         request_id = next(self._ids)
