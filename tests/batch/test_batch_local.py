@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.batch.scenario import IDS, KILN, Batch, check_solved_batch, leftovers
+from tests.core.conftest import FIX_SCRIPT
 
 pytestmark = pytest.mark.docker
 
@@ -163,3 +164,20 @@ def test_apply_writes_the_solved_tasks_diffs_to_their_repositories(tmp_path: Pat
     for task_id in ("alpha", "bravo", "charlie"):
         assert (batch.repos[task_id] / "calc.py").read_text().endswith("a + b\n")
     assert (batch.repos["delta"] / "calc.py").read_text().endswith("a - b\n")  # not solved
+
+
+def test_a_task_the_machinery_failed_is_started_again_and_solved(tmp_path: Path) -> None:
+    from agent.settings import paths
+
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text("[models.main]\nmax_retries = 0\n")  # fail at once
+    flaky = [{**FIX_SCRIPT[0], "fault": "500"}, *FIX_SCRIPT[1:]]  # one 500, then the fix
+    batch = Batch(tmp_path, scripts={"bravo": flaky})
+    with batch.serving():
+        done = batch.run("--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    assert "retrying bravo (attempt 2 of 3)" in done.stderr
+    lines = check_solved_batch(batch)
+    assert {line["id"]: line["attempt"] for line in lines} == {
+        "alpha": 1, "bravo": 2, "charlie": 1, "delta": 1
+    }  # fmt: skip
