@@ -119,6 +119,7 @@ def quoted(texts: dict[str, str], budget: int = MAX_TOTAL_CHARS) -> list[str]:
 class Briefing:
     text: str  # the first message
     context: str = ""  # its failing tests and code, without the task
+    failure: str = ""  # the baseline test digest
     suspects: tuple[Suspect, ...] = ()  # functions that may hold the bug, likeliest first
 
 
@@ -149,7 +150,7 @@ async def brief(
     context = "\n\n".join([intro, *files])
     # The request last, right before the reply: a small model follows what it read last.
     text = "\n\n".join([context, task, FIX_CALL if files else ONE_CALL])
-    return Briefing(text, context, found)
+    return Briefing(text, context, digest.text, found)
 
 
 async def _definitions_quoted(

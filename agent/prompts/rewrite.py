@@ -23,6 +23,7 @@ MAX_SUSPECTS = 3
 MAX_SUSPECT_LINES = 60  # a longer definition is rewritten badly and slowly by a small model
 SYSTEM = "You are an expert programmer. You fix a bug by rewriting one function."
 _FENCE = re.compile(r"```[\w+-]*[ \t]*\n(.*?)(?:```|\Z)", re.S)
+_ERROR_LINE = re.compile(r"\s*(\w+(Error|Exception)\b|assert|Expected|expected)")
 _LANGUAGES = {".py": "python", ".js": "javascript", ".mjs": "javascript", ".ts": "typescript"}
 _LANGUAGES |= {".go": "go", ".rs": "rust", ".java": "java", ".rb": "ruby"}
 
@@ -57,17 +58,36 @@ def suspects(found: list[Found], texts: dict[str, str], failure: str) -> list[Su
     return ranked[:MAX_SUSPECTS]
 
 
-def rewrite_request(context: str, suspect: Suspect) -> list[Message]:
+def rewrite_request(context: str, failure: str, suspect: Suspect) -> list[Message]:
     """What the model is shown: the failure and the code around it first (the same for
-    every suspect, so the server's prompt cache holds it), the one function last."""
+    every suspect, so the server's prompt cache holds it), then the one function and,
+    right under it, the failing lines that bear on it: a small model heeds what it read
+    last."""
     fence = "```" + suspect.language
+    seen = evidence(failure, suspect.name)
     ask = (
         f"The bug may be in `{suspect.name}` ({suspect.path}, lines {suspect.line}-"
         f"{suspect.end_line}):\n{fence}\n{suspect.text}\n```\n"
-        f"Rewrite `{suspect.name}` so that the failing tests pass. Reply with only the "
+        + (f"The tests fail here:\n```\n{seen}\n```\n" if seen else "")
+        + f"Rewrite `{suspect.name}` so that the failing tests pass. Reply with only the "
         f"corrected `{suspect.name}`, complete, in one {fence} block."
     )
     return [Message("system", SYSTEM), Message("user", f"{context}\n\n{ask}")]
+
+
+def evidence(failure: str, name: str, most: int = 3) -> str:
+    """The failure's lines that use `name`, each with the line after it (the assertion's
+    message, usually); without any, the lines before each error message. Frames left out."""
+    lines = [line for line in failure.split("\n") if not line.lstrip().startswith("File ")]
+    hits = [i for i, line in enumerate(lines) if re.search(rf"\b{re.escape(name)}\b", line)]
+    if not hits:
+        hits = [i - 1 for i, line in enumerate(lines) if i and _ERROR_LINE.match(line)]
+    picked: list[str] = []
+    for i in hits[:most]:
+        for line in lines[i : i + 2]:
+            if line.strip() and line.strip() not in picked:
+                picked.append(line.strip())
+    return "\n".join(picked)
 
 
 def rewritten(reply: str, suspect: Suspect) -> str | None:

@@ -66,11 +66,11 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[list[Candidate],
     for attempt in range(candidate_count(run)):
         if budget is not None and run.state.elapsed > budget:
             break
-        suspect = suspects[attempt % len(suspects)]
         greedy = attempt < len(suspects)  # the likeliest reply of each first
+        suspect = suspects[attempt if greedy else _likelier(attempt, len(suspects))]
         completion = await ask_once(
             run,
-            rewrite_request(plan.context, suspect),
+            rewrite_request(plan.context, plan.failure, suspect),
             [],
             max_tokens=_reply_tokens(suspect),
             temperature=0.0 if greedy else profile.candidate_temperature,
@@ -105,6 +105,14 @@ async def _keep(run: Run, best: Candidate, tried: int, passing: int) -> None:
     run.emit(AssistantMessage(summary))
     run.conversation.add_assistant(Message("assistant", summary))
     raise Stop(StopReason.DONE, summary)
+
+
+def _likelier(attempt: int, count: int) -> int:
+    """Which suspect a sampled attempt rewrites: the first every other time, as it is the
+    likeliest to hold the bug, the others in turn."""
+    if count == 1 or attempt % 2 == 0:
+        return 0
+    return 1 + (attempt // 2) % (count - 1)
 
 
 def _edit(suspect: Suspect, new: str, attempt: int) -> ToolCall:

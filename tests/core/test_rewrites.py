@@ -16,7 +16,7 @@ from agent.events import CandidatesTried, Finished
 from agent.llm.base import ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
-from agent.prompts.rewrite import Suspect, rewritten, suspects
+from agent.prompts.rewrite import Suspect, evidence, rewritten, suspects
 from agent.session import Session
 from agent.settings.config import load_settings
 from tests.conftest import make_git_repo
@@ -139,4 +139,30 @@ def test_suspects_are_functions_the_failure_names_first() -> None:
     assert [(s.name, s.text) for s in picked] == [
         ("g", "def g():\n    return 1"),
         ("f", "    def f(self):\n        return g()"),
+    ]
+
+
+UNITTEST_FAILURE = """Tests FAILED: 2 passed, 2 failed, 0 errors  (`python3 -m unittest`)
+
+FAIL: test_env_wins (tests.test_loader.LoaderTest.test_env_wins)
+  File "/workspace/tests/test_loader.py", line 31, in test_env_wins
+    self.assertEqual(settings["port"], 9100)
+AssertionError: 9000 != 9100
+FAIL: test_unknown (tests.test_loader.LoaderTest.test_unknown)
+  File "/workspace/tests/test_loader.py", line 36, in test_unknown
+    self.assertEqual(from_env({"APP_WORKERS": "4"}), {"workers": 4})
+AssertionError: {} != {'workers': 4}"""
+
+
+def test_the_evidence_is_the_failing_lines_that_use_the_function() -> None:
+    assert evidence(UNITTEST_FAILURE, "from_env") == (
+        'self.assertEqual(from_env({"APP_WORKERS": "4"}), {"workers": 4})\n'
+        "AssertionError: {} != {'workers': 4}"
+    )
+    # A function no failing line names: the lines before each error message.
+    assert evidence(UNITTEST_FAILURE, "parse").split("\n") == [
+        'self.assertEqual(settings["port"], 9100)',
+        "AssertionError: 9000 != 9100",
+        'self.assertEqual(from_env({"APP_WORKERS": "4"}), {"workers": 4})',
+        "AssertionError: {} != {'workers': 4}",
     ]
