@@ -223,20 +223,26 @@ class KilnApp(App[int]):
         return session
 
     async def _offer_trust(self) -> None:
-        """The repository's .kiln.toml sets what kiln honours only from a trusted file: ask."""
+        """The repository's .kiln.toml sets what kiln honours only from a trusted file, or its
+        .mcp.json names servers that would run on this machine: ask."""
         from agent.settings import trust
 
         wanted = trust.trust_would_honour(self.settings.ignored)
-        if not wanted:
+        servers = trust.servers_awaiting_trust(self.repo)
+        if not wanted and not servers:
             return
         from tui.screens.confirm import ConfirmScreen
 
         shown = ", ".join(f"{key} = {value!r}" for key, value in list(wanted.items())[:4])
+        said = [f"It sets {shown}: settings that loosen the sandbox or reach your machine."]
+        said = said if wanted else []
+        if servers:
+            said.append(f"Its .mcp.json starts MCP servers on your machine: {', '.join(servers)}.")
+        files = " and ".join(f for f, on in ((".kiln.toml", wanted), (".mcp.json", servers)) if on)
         question = ConfirmScreen(
-            "Trust this repository's .kiln.toml?",
-            f"It sets {shown}: settings that loosen the sandbox or reach your machine. "
-            "kiln ignores them unless you trust this file as it is now (`kiln trust` does "
-            "the same; a changed file asks again).",
+            f"Trust this repository's {files}?",
+            " ".join(said) + " kiln ignores them unless you trust this file as it is now "
+            "(`kiln trust` does the same; a changed file asks again).",
             yes="Trust [y]",
         )
         if not await self.push_screen_wait(question):
@@ -245,7 +251,7 @@ class KilnApp(App[int]):
 
         trust.trust(self.repo)
         self.settings = self.commands.settings = load_settings(self.repo, self.settings.flags)
-        await self.main.transcript.note(f"Trusted {self.repo / trust.REPO_FILE}.")
+        await self.main.transcript.note(f"Trusted {self.repo}'s {files}.")
 
     @work(exclusive=True, group="install", exit_on_error=False)
     async def offer_local_install(self) -> None:

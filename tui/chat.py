@@ -78,14 +78,22 @@ class LineMode:
         from agent.settings.config import load_settings
 
         wanted = trust.trust_would_honour(launch.settings.ignored)
-        if not wanted:
+        servers = trust.servers_awaiting_trust(launch.repo)
+        if not wanted and not servers:
             return launch.settings
         shown = ", ".join(f"{key} = {value!r}" for key, value in wanted.items())
-        self.renderer.note(
-            f"This repository's .kiln.toml sets {shown}: settings that loosen the sandbox "
-            "or reach your machine, ignored unless you trust the file as it is now.",
-            "warning",
-        )
+        if wanted:
+            self.renderer.note(
+                f"This repository's .kiln.toml sets {shown}: settings that loosen the sandbox "
+                "or reach your machine, ignored unless you trust the file as it is now.",
+                "warning",
+            )
+        if servers:
+            self.renderer.note(
+                f"This repository's .mcp.json starts MCP servers on your machine "
+                f"({', '.join(servers)}), only once you trust the file as it is now.",
+                "warning",
+            )
         answer = await self.prompt.prompt_async("Trust it? [y/N] ")
         if answer.strip().lower() not in ("y", "yes"):
             return launch.settings

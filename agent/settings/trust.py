@@ -39,11 +39,26 @@ def why_ignored(key: str) -> str:
 
 
 REPO_FILE = ".kiln.toml"
+MCP_FILE = ".mcp.json"
+TRUSTED_FILES = (REPO_FILE, MCP_FILE)
 
 
 def trust_would_honour(ignored: dict[str, object]) -> dict[str, object]:
     """Of what kiln ignored in a repository's file, what trusting it would honour."""
     return {k: v for k, v in ignored.items() if not NEVER_FROM_REPO.match(k)}
+
+
+def servers_awaiting_trust(repo: Path) -> list[str]:
+    """The MCP servers the repository's `.mcp.json` would start once trusted (none when it
+    is trusted already, or has none); only their names are read, to ask the person."""
+    path = repo / MCP_FILE
+    if not path.is_file() or is_trusted(repo, MCP_FILE):
+        return []
+    try:
+        servers = json.loads(path.read_text(encoding="utf-8")).get("mcpServers")
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        return ["(the file cannot be read)"]
+    return sorted(servers) if isinstance(servers, dict) else []
 
 
 def trust_file() -> Path:
@@ -56,10 +71,6 @@ def _trusted() -> dict[str, object]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
-
-
-MCP_FILE = ".mcp.json"
-TRUSTED_FILES = (REPO_FILE, MCP_FILE)
 
 
 def fingerprint(repo: Path, name: str = REPO_FILE) -> str:
