@@ -3,6 +3,8 @@ change with new-side line numbers; and the short request that checks one finding
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from agent.vcs.review.findings import Finding
 from agent.vcs.review.target import Target
 
@@ -66,3 +68,18 @@ def verify_message(finding: Finding, excerpt: str, hunk: str) -> str:
             hunk or "(no change in these lines)",
         ]
     )
+
+
+FILE_LINES_SHOWN = 400  # a longer file is left to the diff alone
+
+
+def files_after(paths: list[str], lines_of: Callable[[str], list[str] | None]) -> str:
+    """The part's files whole, numbered as after the change (what read_file would show)."""
+    shown = []
+    for path in paths:
+        lines = lines_of(path)
+        if lines is None or len(lines) > FILE_LINES_SHOWN:
+            continue
+        body = "\n".join(f"{n:>5} {line}" for n, line in enumerate(lines, 1))
+        shown.append(f"--- {path} after the change ---\n{body}")
+    return "\n\n" + "\n\n".join(shown) if shown else ""

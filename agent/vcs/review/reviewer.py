@@ -26,17 +26,22 @@ from agent.prompts.conversation import Conversation, truncate
 from agent.prompts.policy import policy_for
 from agent.run.core import LoopDeps, Run
 from agent.run.sampling import ask_once
-from agent.run.state import RunState
+from agent.run.state import RunState, call_signature
 from agent.settings.config import Settings
 from agent.tools.gate import ApprovalGate
 from agent.vcs.review import chunks, prompt
 from agent.vcs.review.diffs import FileChange, parse_diff, render
 from agent.vcs.review.findings import VERDICTS, BadFinding, Finding, dedupe, from_arguments
 from agent.vcs.review.target import Target
-from agent.vcs.review.tools import VERIFY_FINDING, review_specs
+from agent.vcs.review.tools import VERIFY_FINDING, report_specs, review_specs
 from agent.vcs.review.view import ReadOnlyView
 
 STEPS_PER_CHUNK = 24  # requests for one chunk, reading included
+MAX_REPEATS = 3  # the same call again this many times ends the part
+REPEATED = (
+    "You made this call already; its answer is above. Report what is wrong with "
+    "report_finding, or call finish_review."
+)
 VERIFY_CONTEXT_LINES = 8
 
 
@@ -83,6 +88,7 @@ class Reviewer:
             policy=policy_for(client.profile), before_change=_nothing, on_request=on_request,
         )  # fmt: skip
         self.run = Run(deps, RunState(settings.limits), lambda event: None)
+        self.small = deps.policy.name != "standard"
         self.settings = settings
 
     async def review(self, target: Target) -> ReviewResult:
@@ -105,6 +111,8 @@ class Reviewer:
             text = prompt.chunk_message(
                 target, part.body, index, len(parts), self.options.instructions, elsewhere
             )
+            if self.small:  # no reading round trips: the files come with the change
+                text += prompt.files_after(part.paths, self._lines)
             found, said = await self._chunk(system, text)
             reported += found
             verdicts.append(said)
@@ -146,8 +154,10 @@ class Reviewer:
     async def _chunk(self, system: str, text: str) -> tuple[list[Finding], tuple[str, str]]:
         messages = [Message("system", system, cache_breakpoint=True), Message("user", text)]
         found: list[Finding] = []
-        specs = review_specs()
+        specs = report_specs() if self.small else review_specs()
         nudged = False
+        calls_seen: set[str] = set()
+        repeats = 0
         for _ in range(STEPS_PER_CHUNK):
             reply = await self._ask(messages, specs)
             messages.append(reply)
@@ -164,7 +174,15 @@ class Reviewer:
                     verdict = str(call.arguments.get("verdict", "")).lower()
                     summary = str(call.arguments.get("summary", "")).strip()
                     return found, (verdict if verdict in VERDICTS else "correct", summary)
-                output = await self._tool(call, found)
+                signature = call_signature(call.name, call.arguments)
+                if signature in calls_seen:  # a small model may go round in circles
+                    repeats += 1
+                    if repeats >= MAX_REPEATS:
+                        return found, ("incorrect" if found else "correct", "")
+                    output = REPEATED
+                else:
+                    calls_seen.add(signature)
+                    output = await self._tool(call, found)
                 messages.append(Message("tool", output, tool_call_id=call.id, name=call.name))
         return found, ("incorrect" if found else "correct", "")
 

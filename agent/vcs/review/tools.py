@@ -57,3 +57,8 @@ VERIFY_FINDING = spec_only(
 
 def review_specs() -> list[ToolSpec]:
     return [*(TOOLS[name].spec for name in READING), REPORT_FINDING, FINISH_REVIEW]
+
+
+def report_specs() -> list[ToolSpec]:
+    """For a small model: the files come with the change, so it only reports."""
+    return [REPORT_FINDING, FINISH_REVIEW]
