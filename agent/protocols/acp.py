@@ -49,7 +49,7 @@ from agent.protocols.acp_permissions import (
     chosen_option,
     permission_call,
 )
-from agent.protocols.acp_updates import Translator, say, stop_reason
+from agent.protocols.acp_updates import Translator, say, stop_reason, tool_title
 from agent.protocols.mcp_config import server_from_client
 from agent.session import Session
 from agent.settings.config import McpServer, Settings, load_settings
@@ -357,7 +357,7 @@ def _replay(session: Session) -> list[Any]:
             if message.content:
                 updates.append(acp.update_agent_message_text(message.content))
             for call in message.tool_calls:
-                title = f"{call.name}"
+                title = tool_title(call.name, call.arguments)
                 updates.append(
                     acp.start_tool_call(
                         call.id, title, status="completed", raw_input=call.arguments

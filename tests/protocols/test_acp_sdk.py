@@ -160,4 +160,6 @@ async def test_the_sdk_client_through_two_prompts_and_a_load(
     said = [u.content.text for u in again.of("user_message_chunk")]
     assert any("write what a pot is" in text for text in said)
     assert any("wait a minute" in text for text in said)
-    assert [u.title for u in again.of("tool_call")][:2] == ["mcp__glossary__lookup"] * 2
+    assert [u.title for u in again.of("tool_call")][:2] == [
+        "mcp__glossary__lookup pot", "mcp__glossary__lookup kiln",
+    ]  # fmt: skip
