@@ -71,7 +71,8 @@ async def test_a_server_that_does_not_start_is_a_note(tmp_path: Path) -> None:
     try:
         assert len(mcp.notes) == 1 and mcp.notes[0].startswith("MCP server nothere did not start")
         assert [s.name for s in mcp.specs] == [
-            "mcp__glossary__crash", "mcp__glossary__hang", "mcp__glossary__lookup",
+            "mcp__glossary__crash", "mcp__glossary__flood", "mcp__glossary__hang",
+            "mcp__glossary__lookup",
         ]  # fmt: skip
     finally:
         await mcp.close()
@@ -116,8 +117,11 @@ def test_the_cap_keeps_the_first_sorted_tools_and_warns(tmp_path: Path) -> None:
 
     mcp = asyncio.run(started())
     asyncio.run(mcp.close())
-    assert [s.name for s in mcp.specs] == ["mcp__glossary__crash", "mcp__glossary__hang"]
-    assert "[mcp] max_tools is 2, so 1 are left out (mcp__glossary__lookup)" in mcp.notes[0]
+    assert [s.name for s in mcp.specs] == ["mcp__glossary__crash", "mcp__glossary__flood"]
+    assert (
+        "[mcp] max_tools is 2, so 2 are left out (mcp__glossary__hang, mcp__glossary__lookup)"
+        in mcp.notes[0]
+    )
 
 
 def test_config_servers_and_one_sentence_per_bad_value(tmp_path: Path) -> None:
@@ -245,3 +249,14 @@ async def test_the_tool_list_does_not_depend_on_the_order_servers_come_in(tmp_pa
     finally:
         await forward.close()
         await backward.close()
+
+
+async def test_an_answer_too_long_to_read_stops_the_server(tmp_path: Path) -> None:
+    mcp = await McpTools.start({"glossary": glossary(tool_timeout_sec=20)}, tmp_path, 40)
+    try:
+        started = time.monotonic()
+        flood = await mcp.call("mcp__glossary__flood", {})
+        assert time.monotonic() - started < 15  # not the tool's timeout: the server was stopped
+        assert not flood.ok and "The MCP server glossary stopped (exit code -9)" in flood.output
+    finally:
+        await mcp.close()

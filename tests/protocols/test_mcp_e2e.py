@@ -24,7 +24,7 @@ CODING_TOOLS = [
     "search", "update_plan", "write_file",
 ]  # fmt: skip
 MCP_TOOLS = [
-    "mcp__glossary__crash", "mcp__glossary__hang", "mcp__glossary__lookup",
+    "mcp__glossary__crash", "mcp__glossary__flood", "mcp__glossary__hang", "mcp__glossary__lookup",
     "mcp__units__kiln_cone", "mcp__units__to_celsius",
 ]  # fmt: skip
 ASK_BOTH: list[dict[str, Any]] = [

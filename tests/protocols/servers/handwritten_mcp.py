@@ -1,7 +1,7 @@
 """A minimal MCP server written by hand: newline-delimited JSON-RPC on stdin and stdout.
 
 Tools: `lookup` (answers a definition), `crash` (the process exits), `hang` (never
-answers). Every request it gets is appended to the file named by MCP_LOG, if set, so a test
+answers), `flood` (answers with one line longer than any client should read). Every request it gets is appended to the file named by MCP_LOG, if set, so a test
 can tell whether a call reached it.
 """
 
@@ -22,6 +22,7 @@ TOOLS = [
     },
     {"name": "crash", "description": "Exit at once.", "inputSchema": {"type": "object"}},
     {"name": "hang", "description": "Never answer.", "inputSchema": {"type": "object"}},
+    {"name": "flood", "description": "Answer too much.", "inputSchema": {"type": "object"}},
 ]
 
 
@@ -63,6 +64,16 @@ for line in sys.stdin:
             sys.exit(3)
         if name == "hang":
             time.sleep(3600)
+        if name == "flood":
+            text = "x" * (17 * 1024 * 1024)
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": rid,
+                    "result": {"content": [{"type": "text", "text": text}]},
+                }
+            )
+            time.sleep(3600)  # still alive: the client must stop it
         word = request["params"]["arguments"].get("word", "")
         text = f"glossary: {word} means a kiln-fired clay vessel"
         send({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}})
