@@ -55,7 +55,7 @@ def parse_patches(diff_text: str) -> list[FilePatch]:
     current: FilePatch | None = None
     for line in diff_text.splitlines():
         if line.startswith("diff --git "):
-            old, new = _header_paths(line[len("diff --git ") :])
+            old, new = header_paths(line[len("diff --git ") :])
             current = FilePatch(old, new)
             patches.append(current)
         elif current is None:
@@ -80,7 +80,7 @@ def parse_patches(diff_text: str) -> list[FilePatch]:
     return patches
 
 
-def _header_paths(rest: str) -> tuple[str, str]:
+def header_paths(rest: str) -> tuple[str, str]:
     """`a/X b/Y` where X == Y unless renamed; rename lines correct it when they follow."""
     if rest.startswith("a/") and " b/" in rest:
         half = (len(rest) - 1) // 2

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from agent.vcs.apply import header_paths
+
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 
 
@@ -62,7 +64,8 @@ def parse_diff(text: str) -> list[FileChange]:
     new_line = 0
     for raw in text.splitlines():
         if raw.startswith("diff --git "):
-            old, new = _paths(raw[len("diff --git ") :])
+            # git quotes names with odd bytes; the quotes are not part of the path
+            old, new = header_paths(raw[len("diff --git ") :].replace('"', ""))
             current, hunk = FileChange(new, old), None
             files.append(current)
         elif current is None or (hunk is None and _header(current, raw)):
@@ -99,18 +102,6 @@ def _header(change: FileChange, raw: str) -> bool:
     else:
         return raw.startswith(("index ", "old mode", "new mode", "similarity", "dissimilarity"))
     return True
-
-
-def _paths(rest: str) -> tuple[str, str]:
-    """`a/X b/Y`; quoted names (git quotes odd bytes) lose their quotes."""
-    rest = rest.replace('"', "")
-    if rest.startswith("a/") and " b/" in rest:
-        half = (len(rest) - 1) // 2
-        if rest[half] == " " and rest[2:half] == rest[half + 3 :]:
-            return rest[2:half], rest[half + 3 :]
-        old, _, new = rest.partition(" b/")
-        return old[2:], new
-    return rest, rest
 
 
 def render(change: FileChange, hunks: list[Hunk] | None = None) -> str:

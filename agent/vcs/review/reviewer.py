@@ -193,7 +193,10 @@ class Reviewer:
             except BadFinding as bad:
                 return f"Not recorded: {bad}"
             found.append(finding)
-            return f"Recorded finding {len(found)} ({finding.path}:{finding.line})."
+            return (
+                f"Recorded finding {len(found)} ({finding.path}:{finding.line}). Report the "
+                "next problem, or call finish_review when there is none left."
+            )
         if call.name not in tools.READ_ONLY or call.name in ("finish", "update_plan"):
             return f"A review only reads: {call.name} is not available here."
         result = await tools.call(self.run.tool_context, call.name, call.arguments)
