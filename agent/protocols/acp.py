@@ -17,6 +17,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -158,9 +159,8 @@ class KilnAgent:
         text = _prompt_text(prompt)
         async with held.lock:
             if parse(text) is not None:
-                async for output in held.commands.run(text):
-                    await self._show(held, output)
-                return PromptResponse(stop_reason="end_turn")
+                shown = await self._shown(held, held.commands.run(text))
+                return PromptResponse(stop_reason="end_turn" if shown else "cancelled")
             return await self._request(held, text)
 
     async def cancel(self, session_id: str, **_: Any) -> None:
@@ -193,11 +193,12 @@ class KilnAgent:
             await self._show(held, event)
             finished = event if isinstance(event, Finished) else finished
         assert finished is not None, "every run ends with Finished"
-        done = finished.stop_reason is StopReason.DONE
-        if done and held.commands.offers_apply():
+        reason = stop_reason(finished.stop_reason)
+        if finished.stop_reason is StopReason.DONE and held.commands.offers_apply():
             try:
-                async for output in held.commands.apply(offered=True):
-                    await self._show(held, output)
+                if not await self._shown(held, held.commands.apply(offered=True)):
+                    reason = "cancelled"  # session/cancel while the apply was asked
+                    await self._show(held, Applied((), approved=False))
             except KilnError as exc:  # refused (you edited meanwhile): nothing is lost
                 await self._show(held, Applied((), approved=False))
                 await self._show(
@@ -209,7 +210,7 @@ class KilnAgent:
                 )
         turn = _minus(finished.usage, before)
         return PromptResponse(
-            stop_reason=stop_reason(finished.stop_reason),  # type: ignore[arg-type]
+            stop_reason=reason,  # type: ignore[arg-type]
             usage=Usage(
                 total_tokens=turn["input"] + turn["output"],
                 input_tokens=turn["input"],
@@ -227,6 +228,19 @@ class KilnAgent:
                 }
             },
         )
+
+    async def _shown(self, held: AcpSession, outputs: AsyncIterator[Output]) -> bool:
+        """Show every output of a command; False when session/cancel stopped it (the
+        session's work was cancelled, not this request)."""
+        try:
+            async for output in outputs:
+                await self._show(held, output)
+        except asyncio.CancelledError:
+            request = asyncio.current_task()
+            if request is not None and request.cancelling():
+                raise
+            return False
+        return True
 
     async def _show(self, held: AcpSession, output: Output) -> None:
         """One event or command output to the client; an approval is asked here, in order."""

@@ -182,3 +182,41 @@ def test_an_apply_over_your_own_edit_is_refused_in_one_sentence(
     said = "".join(u["content"]["text"] for u in updates(seen, "agent_message_chunk"))
     assert "/apply writes them later." in said
     assert updates(seen, "tool_call_update")[-1]["status"] == "failed"
+
+
+def test_cancel_while_the_apply_is_asked(docker_ready: None, tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo", BUGGY_REPO)
+    with ScriptedServer(FIX_SCRIPT) as server:
+        client = PlainAcpClient("--base-url", server.base_url, "--model", "scripted")
+        client.request("initialize", INITIALIZE)
+        session_id = client.request("session/new", {"cwd": str(repo), "mcpServers": []})[
+            "sessionId"
+        ]
+        prompt_id = client.start_request(
+            "session/prompt", {"sessionId": session_id, "prompt": [{"type": "text", "text": "x"}]}
+        )
+        while not (
+            (message := client.receive()).get("id") == prompt_id and "method" not in message
+        ):
+            if message.get("method") != "session/request_permission":
+                continue
+            if "apply the changes" not in message["params"]["toolCall"]["title"]:
+                client.answer(
+                    message, {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
+                )
+                continue
+            client.send({"method": "session/cancel", "params": {"sessionId": session_id}})
+            client.answer(message, {"outcome": {"outcome": "cancelled"}})
+        assert message["result"]["stopReason"] == "cancelled"
+        # the session goes on: /diff still shows the changes kept in the sandbox
+        seen: list[dict[str, Any]] = []
+        answer = client.request(
+            "session/prompt",
+            {"sessionId": session_id, "prompt": [{"type": "text", "text": "/diff"}]},
+            seen,
+        )
+        assert answer["stopReason"] == "end_turn"
+        assert client.close() == 0
+    assert (repo / "calc.py").read_text() == BUGGY_REPO["calc.py"]
+    said = "".join(u["content"]["text"] for u in updates(seen, "agent_message_chunk"))
+    assert "+    return a + b" in said
