@@ -94,7 +94,10 @@ class Translator:
         if isinstance(event, ToolCallStarted):
             self._open.append(event.call_id)
             return [self._started(event)]
-        if isinstance(event, ApprovalResolved) and event.decision != "reject" and self._open:
+        if isinstance(event, ApprovalResolved) and self._open:
+            if event.decision == "reject":  # it never runs: straight to failed when it ends
+                self._running.add(self._open[-1])
+                return []
             return self._in_progress(self._open[-1])
         if isinstance(event, ToolCallFinished):
             self._after_run_tests = event.name == "run_tests"

@@ -142,6 +142,12 @@ async def test_the_sdk_client_through_two_prompts_and_a_load(
     assert [c.title for c in client.asked[:3]] == [
         'call mcp__glossary__lookup {"word": "pot"}', "write notes.txt", "write notes.txt",
     ]  # fmt: skip
+    writes = [u.tool_call_id for u in client.of("tool_call") if u.title.startswith("write_file")]
+    statuses = {
+        w: [u.status for u in client.of("tool_call_update") if u.tool_call_id == w and u.status]
+        for w in writes
+    }
+    assert list(statuses.values()) == [["failed"], ["in_progress", "completed"]]  # rejected, run
     # the final apply was refused: nothing reached the working tree
     apply = client.asked[3]
     assert apply.kind == "edit" and "apply the changes" in apply.title
