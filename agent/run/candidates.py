@@ -52,7 +52,7 @@ async def try_candidates(
     own_ref = await sandbox.checkpoint("before candidates")
     tried: list[Candidate] = []
     for _ in range(count):
-        completion = await ask_once(run, request, tools.specs(), temperature=temperature)
+        completion = await ask_once(run, request, tools.specs(context), temperature=temperature)
         call = _edit_in(completion)
         if call is None or _touches_tests(call) or _same(call, failed, tried):
             continue
