@@ -24,6 +24,7 @@ from agent.settings.config import Settings
 if TYPE_CHECKING:
     from agent.session import Session
     from agent.store.db import SessionRow
+    from agent.vcs.review.reviewer import ReviewResult
 
 INTERACTIVE_MODES: tuple[Mode, ...] = (Mode.PLAN, Mode.ASK, Mode.AUTO_EDIT, Mode.FULL_AUTO)
 # After a request in these modes kiln offers to write its changes to the working tree.
@@ -68,6 +69,14 @@ class ParsedCommand:
 class Say:
     text: str
     level: str = "info"  # info | warning | error | success
+
+
+@dataclass(frozen=True)
+class ShowReview(Say):
+    """A review's findings: the text for any front end, the result for one that draws a
+    screen of it (the TUI)."""
+
+    result: ReviewResult | None = None
 
 
 @dataclass(frozen=True)
@@ -241,11 +250,13 @@ class Commands:
         yield Say(f"Undone: {await session.undo()}")
 
     async def _cmd_review(self, arg: str) -> AsyncIterator[Output]:
+        from agent.vcs.review.formats import as_text
         from agent.vcs.review.session import review_for_session
 
         session = self._idle()
         yield Say(f"Reviewing {arg or 'your changes (or HEAD when there are none)'}…")
-        yield Say(await review_for_session(session, arg))
+        result = await review_for_session(session, arg)
+        yield ShowReview(as_text(result), result=result)
 
     async def _cmd_queue(self, arg: str) -> AsyncIterator[Output]:
         from agent.vcs.queue import queue_lines
@@ -301,6 +312,7 @@ __all__ = [
     "ParsedCommand",
     "Say",
     "ShowDiff",
+    "ShowReview",
     "SlashCommand",
     "completions",
     "next_mode",

@@ -24,7 +24,16 @@ from textual.theme import Theme
 
 import themes
 from agent.approval import Mode
-from agent.commands import NOT_READY, Commands, Output, Say, ShowDiff, next_mode, parse
+from agent.commands import (
+    NOT_READY,
+    Commands,
+    Output,
+    Say,
+    ShowDiff,
+    ShowReview,
+    next_mode,
+    parse,
+)
 from agent.errors import KilnError
 from agent.events import Event, Finished, StopReason
 from tui.approver import TuiApprover
@@ -159,7 +168,12 @@ class KilnApp(App[int]):
 
     async def present(self, output: Output) -> None:
         """Draw one thing a slash command yielded."""
-        if isinstance(output, Say):
+        if isinstance(output, ShowReview) and output.result is not None:
+            from tui.screens.review import ReviewScreen
+
+            await self.main.transcript.note(output.text.splitlines()[0], output.level)
+            self.push_screen(ReviewScreen(output.result))
+        elif isinstance(output, Say):
             await self.main.transcript.note(output.text, output.level)
         elif isinstance(output, ShowDiff):
             from tui.screens.diff import DiffScreen

@@ -13,7 +13,7 @@ from agent.vcs.commit import Provenance, commit_last_applied
 from tests.conftest import make_git_repo
 from tests.tui.live import submit, wait_for
 from tests.tui.scenes import offline_settings
-from tests.vcs.conftest import GIT_ENV, git, land
+from tests.vcs.conftest import BROKEN, GIT_ENV, GOOD, commit_file, git, land
 from tui.app import KilnApp
 from tui.screens.diff import DiffScreen
 from tui.screens.queue import QueueScreen, RewordScreen
@@ -67,3 +67,46 @@ async def test_drop_in_the_queue_and_the_reflog_brings_it_back(repo: Path) -> No
         "feat: f3", "feat: f2", "feat: f1", "initial"
     ]  # fmt: skip
     assert (repo / "f2.py").read_text() == "x = 2\n"
+
+
+async def test_the_review_screen_lists_findings_and_opens_the_change(tmp_path: Path) -> None:
+    from agent.cost.meter import Meter
+    from agent.llm.base import ModelProfile
+    from agent.llm.openai_compat import OpenAICompatClient
+    from agent.llm.scripted.server import ScriptedServer
+    from agent.settings.config import load_settings
+    from agent.vcs.review.reviewer import ReviewOptions
+    from agent.vcs.review.runner import TargetSpec, review
+    from tests.vcs.test_review import finding, finish
+    from tui.screens.review import ReviewScreen
+
+    buggy_repo = make_git_repo(tmp_path / "shop", {"shop.py": GOOD})
+    commit_file(buggy_repo, "shop.py", BROKEN, "total: start from the second price")
+    turns = [
+        {"tool_calls": [finding(3, line=10, title="no check for an empty list"), finding(0)]},
+        {"tool_calls": [finish()]},
+    ]
+    with ScriptedServer(turns) as server:
+        client = OpenAICompatClient(ModelProfile(base_url=server.base_url, model="m"))
+        result = await review(
+            buggy_repo, load_settings(buggy_repo, env={}), client, Meter(), TargetSpec("HEAD"),
+            ReviewOptions(verify=False),
+        )  # fmt: skip
+        await client.aclose()
+    app = KilnApp(offline_settings(), buggy_repo, Mode.ASK, connect=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.push_screen(ReviewScreen(result))
+        screen = await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen)
+        table = await wait_for(
+            pilot, lambda: screen.query(DataTable).first() if screen.query(DataTable) else None
+        )
+        await wait_for(pilot, lambda: table.row_count == 2)
+        assert [str(table.get_row_at(r)[0]) for r in range(table.row_count)] == ["P0", "P3"]
+        assert "prices[1:] leaves out" in str(screen.query_one("#finding").render())
+        await pilot.press("down")
+        await wait_for(pilot, lambda: table.cursor_row == 1)
+        await pilot.press("enter")
+        diff = await wait_for(pilot, lambda: isinstance(app.screen, DiffScreen) and app.screen)
+        assert "+    for price in prices[1:]:" in diff.diff and diff.title_text.startswith(
+            "shop.py"
+        )

@@ -1,5 +1,5 @@
-"""/review inside a session: the session's model and meter (so /cost counts it), its
-store, and the text a front end shows."""
+"""/review inside a session: the session's model and meter (so /cost counts it), and
+its store."""
 
 from __future__ import annotations
 
@@ -7,15 +7,14 @@ import functools
 from typing import TYPE_CHECKING
 
 from agent.errors import KilnError
-from agent.vcs.review.formats import as_text
-from agent.vcs.review.reviewer import ReviewOptions
+from agent.vcs.review.reviewer import ReviewOptions, ReviewResult
 from agent.vcs.review.runner import TargetSpec, review
 
 if TYPE_CHECKING:
     from agent.session import Session
 
 
-async def review_for_session(session: Session, arg: str) -> str:
+async def review_for_session(session: Session, arg: str) -> ReviewResult:
     spec = TargetSpec.parse(arg)
     await session.start()
     meter = session.meter
@@ -25,8 +24,7 @@ async def review_for_session(session: Session, arg: str) -> str:
     on_request = (
         functools.partial(store.record_request, session.session_id) if store is not None else None
     )
-    result = await review(
+    return await review(
         session.repo, session.settings, session.client, meter, spec, ReviewOptions(),
         on_request=on_request,
     )  # fmt: skip
-    return as_text(result)
