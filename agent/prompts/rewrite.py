@@ -69,7 +69,7 @@ def rewrite_request(context: str, failure: str, suspect: Suspect) -> list[Messag
         f"The bug may be in `{suspect.name}` ({suspect.path}, lines {suspect.line}-"
         f"{suspect.end_line}):\n{fence}\n{suspect.text}\n```\n"
         + (f"The tests fail here:\n```\n{seen}\n```\n" if seen else "")
-        + f"Rewrite `{suspect.name}` so that the failing tests pass. Reply with only the "
+        + f"Fix the bug in `{suspect.name}` so that the failing tests pass. Reply with only the "
         f"corrected `{suspect.name}`, complete, in one {fence} block."
     )
     return [Message("system", SYSTEM), Message("user", f"{context}\n\n{ask}")]
