@@ -76,6 +76,10 @@ def test_json_reports_the_bug_with_path_line_and_priority(buggy_repo: Path) -> N
     tool_answer = chats[1].body["messages"][-1]["content"]
     assert "for price in prices[1:]:" in tool_answer
     assert len(chats) == 4  # three for the chunk, one to verify the finding
+    # The review is a stored session like any: its requests, its result, its cost.
+    listed = subprocess.run([KILN, "sessions", "list"], capture_output=True, text=True).stdout
+    row = next(line for line in listed.splitlines() if "review HEAD" in line)
+    assert row.split()[3:5] == ["done", "4"]  # status, steps (requests)
 
 
 def test_fail_on_p1_exits_1_for_a_p0_and_0_for_only_p3(buggy_repo: Path) -> None:

@@ -101,7 +101,7 @@ async def run_review(
 ) -> ReviewResult:
     from agent.cost.meter import Meter
     from agent.cost.pricing import pricing_for
-    from agent.events import SessionStarted
+    from agent.events import Finished, SessionStarted, StopReason
     from agent.settings.resolve import open_client, resolve_profile
     from agent.store.db import Store
     from agent.vcs.review.reviewer import ReviewOptions
@@ -122,13 +122,20 @@ async def run_review(
     def progress(line: str) -> None:
         print(f"[review] {line}", file=err, flush=True)
 
+    meter = Meter(pricing_for(client.profile, settings))
     try:
-        return await review(
-            root, settings, client, Meter(pricing_for(client.profile, settings)), spec, options,
+        result = await review(
+            root, settings, client, meter, spec, options,
             on_request=functools.partial(store.record_request, session_id),
             progress=progress if args.output_format == "text" else None,
             run_tests=args.run_tests, session_id=session_id,
         )  # fmt: skip
+        said = f"{result.verdict}, {len(result.findings)} findings"
+        store.record(
+            session_id,
+            Finished("done", StopReason.DONE, said, meter.requests, 0, meter.total, meter.cost_usd),
+        )  # `kiln sessions list` and `kiln cost` show the review like any session
+        return result
     finally:
         store.close()
         if own_client:
