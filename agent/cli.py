@@ -19,16 +19,17 @@ from agent.errors import KilnError
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _model_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--repo", default=".", help="the git repository to work on (default: .)")
+def _model_flags(p: argparse.ArgumentParser, repo: bool = True) -> None:
+    if repo:
+        p.add_argument("--repo", default=".", help="the git repository to work on (default: .)")
     p.add_argument("--base-url", help="OpenAI-compatible or Anthropic base URL (KILN_BASE_URL)")
     p.add_argument("--model", help="model name at that server (KILN_MODEL)")
     p.add_argument("--provider", choices=["openai", "anthropic"], help="wire protocol")
 
 
-def _session_flags(p: argparse.ArgumentParser) -> None:
+def _session_flags(p: argparse.ArgumentParser, repo: bool = True) -> None:
     """Flags of every command that starts a session: the model's, and the sandbox's."""
-    _model_flags(p)
+    _model_flags(p, repo)
     p.add_argument(
         "--backend",
         choices=["docker", "bwrap", "auto"],
@@ -63,7 +64,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler="agent.headless.run:main", exit_at_once=True)
 
     batch = sub.add_parser("batch", help="run many tasks headless, in parallel, resumably")
-    _session_flags(batch)  # the model and the sandbox of every line that names none
+    _session_flags(batch, repo=False)  # the model and sandbox of lines that name none
     batch.add_argument("tasks", help="the TASKS file: JSON lines (or YAML), one task each")
     batch.add_argument("--out", required=True, metavar="DIR", help="results, patches, preds.json")
     batch.add_argument("--jobs", type=int, help="tasks at once (local default 1)")

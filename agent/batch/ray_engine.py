@@ -14,7 +14,7 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +36,31 @@ def run_on_node(
     import ray
 
     spec = TaskSpec(**{**spec_data, "setup": tuple(spec_data["setup"])})
-    outcome = asyncio.run(execute(spec, BatchOptions(**options_data), attempt))
-    wait_for_children()
+    try:
+        outcome = asyncio.run(_ticking(execute(spec, BatchOptions(**options_data), attempt)))
+    finally:  # cancelled too: the session closed its sandbox on the way out
+        wait_for_children()
     # The node's address says which machine; its id, which Ray node (there may be several).
     node_id = ray.get_runtime_context().get_node_id()[:8]
     outcome.record["node"] = f"{ray.util.get_node_ip_address()} ({node_id})"
     return outcome.to_dict()
+
+
+async def _ticking(work: Coroutine[Any, Any, Outcome]) -> Outcome:
+    """`ray.cancel` arrives as a KeyboardInterrupt that only the main thread's next Python
+    step can raise: a loop asleep in select() (a slow model) would hold it back for as long
+    as it sleeps. A tick keeps it prompt; asyncio.run then cancels the task, whose session
+    closes its sandbox."""
+
+    async def tick() -> None:
+        while True:
+            await asyncio.sleep(0.1)
+
+    ticker = asyncio.ensure_future(tick())
+    try:
+        return await work
+    finally:
+        ticker.cancel()
 
 
 def wait_for_children(timeout_s: float = 30.0) -> None:

@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,23 @@ def test_the_same_batch_on_a_ray_cluster_gives_the_same_results(
     nodes = {line["node"].split()[0] for line in batch.lines()}
     assert nodes <= {HEAD_IP, WORKER_IP}  # each ran on a node of the cluster
     assert leftovers(f"kiln.batch={batch.out}") == ([], [])
+
+
+def test_a_second_ctrl_c_cancels_the_ray_tasks_on_their_nodes(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    batch = Batch(tmp_path, delays={i: 60.0 for i in IDS})  # the model would keep them busy
+    with batch.serving():
+        driver = batch.start("--engine", "ray", "--address", cluster.address, busy=3, env=ray_env())
+        started = time.monotonic()
+        driver.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        driver.send_signal(signal.SIGINT)
+        _, err = driver.communicate(timeout=60)
+    assert driver.returncode == 130, err
+    assert time.monotonic() - started < 30  # cancelled, not waited out
+    assert batch.lines() == []
+    assert leftovers(f"kiln.batch={batch.out}") == ([], [])  # each node closed its sandboxes
 
 
 def test_a_worker_node_lost_mid_batch_its_tasks_finish_on_the_head_once(
