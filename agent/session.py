@@ -529,6 +529,13 @@ class Session:
 
                 result.extend(await apply_to_host(self.repo, diff))
                 remember(self.repo, self.session_id, diff, result)
+                # What was applied is the repository's now: the next apply holds only what
+                # came after it, or it would be refused as edited meanwhile.
+                assert self.sandbox is not None  # diff() needed it
+                with one_sentence():
+                    await self.sandbox.rebaseline()
+                if self._deps is not None:
+                    self._deps.last_diff = ""
             self._emit(Applied(tuple(result), approved=not refusal))
             if result and self.settings.git.commit:
                 try:

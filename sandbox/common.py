@@ -276,6 +276,11 @@ class WorkspaceSandbox:
         self.baseline = out.decode().strip().splitlines()[-1]
         self._snapshot = _Snapshot(self._generation, "", (), "")  # nothing changed yet
 
+    async def rebaseline(self) -> None:
+        """The workspace as it is now becomes the baseline: its changes reached the
+        repository (an apply), so later diffs hold only what came after."""
+        await self._take_baseline()
+
     async def diff(self) -> str:
         return (await self._current()).diff
 

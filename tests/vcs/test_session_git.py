@@ -104,3 +104,33 @@ def test_kiln_run_apply_commit_and_a_hook_that_refuses(repo: Path) -> None:
         [KILN, "run", "x", "--repo", str(repo), "--commit"], capture_output=True, text=True
     )
     assert refused.returncode == 2 and "add --apply" in refused.stderr
+
+
+async def test_two_tasks_two_applies_two_commits_in_one_session(repo: Path) -> None:
+    """After an apply the sandbox starts over from the repository as it now is, so the
+    next task's apply holds only its own change (it is not refused as edited since)."""
+    second = [
+        {"tool_calls": [{"name": "write_file", "arguments": {"path": "NOTES.md", "content": "add adds\n"}}]},
+        {"tool_calls": [{"name": "finish", "arguments": {"summary": "noted"}}]},
+    ]  # fmt: skip
+    turns = [*FIX_SCRIPT, {"text": "fix: make add() add"}, *second, {"text": "docs: add notes"}]
+    with ScriptedServer(turns) as server:
+        profile = ModelProfile(base_url=server.base_url, model="scripted", max_retries=0)
+        settings = load_settings(repo, {"git.commit": True}, env={})
+        session = Session(settings, repo, ScriptedPerson(), Mode.AUTO_EDIT,
+                          client=OpenAICompatClient(profile))  # fmt: skip
+        commands = Commands(settings, Mode.AUTO_EDIT)
+        commands.session = session
+        try:
+            for task in ("fix add", "write notes"):
+                async for _event in session.run(task):
+                    pass
+                said = await _said(commands, "/apply")
+                assert any(s.startswith("Applied to your working tree") for s in said), said
+            assert await session.diff() == ""
+        finally:
+            await session.close()
+    assert git(repo, "log", "--format=%s").splitlines() == [
+        "docs: add notes", "fix: make add() add", "initial"
+    ]  # fmt: skip
+    assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == ["NOTES.md"]

@@ -73,6 +73,9 @@ class ReadOnlyView:
     async def changed_files(self) -> list[str]:
         return []
 
+    async def rebaseline(self) -> None:
+        return None
+
     async def checkpoint(self, label: str) -> str:
         raise PermissionError("a review keeps no checkpoints")
 
