@@ -186,3 +186,28 @@ async def test_a_model_that_never_answers_is_exit_6(buggy_repo: Path) -> None:
     with pytest.raises(ModelError) as caught:
         await reviewed(buggy_repo, [{"fault": ["500"] * 10, "text": "x"}], rev="HEAD")
     assert caught.value.exit_code == ExitCode.MODEL == 6
+
+
+async def test_a_spent_budget_stops_before_the_next_part_and_names_what_is_left(
+    tmp_path: Path,
+) -> None:
+    repo = make_git_repo(tmp_path / "big", {"keep.txt": "k\n"})
+    for n in range(3):
+        (repo / f"m{n}.py").write_text("".join(f"v{i} = {i}\n" for i in range(300)))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "big")
+    out = io.StringIO()
+    settings = load_settings(repo, {"limits.max_tokens": 1}, env={})
+    with ScriptedServer(FINISH_ONLY) as server:
+        from agent.llm.base import ModelProfile
+        from agent.llm.openai_compat import OpenAICompatClient
+
+        client = OpenAICompatClient(
+            ModelProfile(base_url=server.base_url, model="m", context_window=4000)
+        )
+        await review_command(args(rev="HEAD"), repo, settings, client=client, out=out,
+                             err=io.StringIO())  # fmt: skip
+        await client.aclose()
+        assert len(server.chat_requests) == 1
+    notes = json.loads(out.getvalue())["notes"]
+    assert "The budget was spent; not reviewed: m1.py, m2.py." in notes
