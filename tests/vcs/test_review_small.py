@@ -34,15 +34,21 @@ async def _review(repo: Path, turns: list, small: bool) -> tuple[dict, list]:  #
 async def test_a_small_model_reads_the_files_in_the_message_and_only_reports(
     buggy_repo: Path,
 ) -> None:
-    result, bodies = await _review(
-        buggy_repo, [{"tool_calls": [finding(0)]}, {"tool_calls": [finish()]}], True
-    )
-    assert [f["line"] for f in result["findings"]] == [4]
+    # A line past the end of the file (a small model's miscount) lands on the nearest change.
+    turns = [
+        {"tool_calls": [finding(0), finding(1, line=11, title="off the end")]},
+        {"tool_calls": [finish()]},
+    ]
+    result, bodies = await _review(buggy_repo, turns, True)
+    assert [f["line"] for f in result["findings"]] == [4, 4]
     tools = sorted(t["function"]["name"] for t in bodies[0]["tools"])
     assert tools == ["finish_review", "report_finding"]
     message = bodies[0]["messages"][-1]["content"]
     assert "--- shop.py after the change ---" in message
     assert "   10     return total(prices) / len(prices)" in message
+    assert (
+        "- shop.py line 4: was `for price in prices:`, now `for price in prices[1:]:`"
+    ) in message
 
 
 async def test_the_same_call_again_is_answered_once_then_the_part_ends(buggy_repo: Path) -> None:

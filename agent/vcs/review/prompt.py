@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from agent.vcs.review.diffs import FileChange
 from agent.vcs.review.findings import Finding
 from agent.vcs.review.target import Target
 
@@ -83,3 +84,32 @@ def files_after(paths: list[str], lines_of: Callable[[str], list[str] | None]) -
         body = "\n".join(f"{n:>5} {line}" for n, line in enumerate(lines, 1))
         shown.append(f"--- {path} after the change ---\n{body}")
     return "\n\n" + "\n\n".join(shown) if shown else ""
+
+
+def changed_lines(changes: list[FileChange]) -> str:
+    """Each rewritten line as before and after, for a small model to check one by one."""
+    rows = []
+    for change in changes:
+        for hunk in change.hunks:
+            where = f" (in `{hunk.heading}`)" if hunk.heading else ""
+            removed: list[str] = []
+            for line in hunk.lines:
+                if line.kind == "-":
+                    removed.append(line.text.strip())
+                elif line.kind == "+":
+                    was = f"was `{removed.pop(0)}`, " if removed else "added, "
+                    rows.append(
+                        f"- {change.path} line {line.new_number}{where}: {was}now "
+                        f"`{line.text.strip()}`"
+                    )
+                else:
+                    rows += [f"- {change.path}{where}: removed `{text}`" for text in removed]
+                    removed = []
+            rows += [f"- {change.path}{where}: removed `{text}`" for text in removed]
+    if not rows:
+        return ""
+    return (
+        "\n\nThe lines the change rewrote. For each, does the function still do what its name "
+        "and docstring say? If a line makes it wrong, report a bug with priority 0 on that "
+        "line:\n" + "\n".join(rows[:60])
+    )

@@ -89,10 +89,12 @@ class Reviewer:
         )  # fmt: skip
         self.run = Run(deps, RunState(settings.limits), lambda event: None)
         self.small = deps.policy.name != "standard"
+        self._added: dict[str, set[int]] = {}
         self.settings = settings
 
     async def review(self, target: Target) -> ReviewResult:
         changes = parse_diff(target.diff)
+        self._added = {c.path: c.added_lines for c in changes}
         window = self.run.deps.client.profile.context_window
         budget = max(1500, int(window * 0.35))
         parts, notes = chunks.plan(changes, budget)
@@ -113,6 +115,7 @@ class Reviewer:
             )
             if self.small:  # no reading round trips: the files come with the change
                 text += prompt.files_after(part.paths, self._lines)
+                text += prompt.changed_lines([c for c in changes if c.path in part.paths])
             found, said = await self._chunk(system, text)
             reported += found
             verdicts.append(said)
@@ -188,8 +191,9 @@ class Reviewer:
 
     async def _tool(self, call: ToolCall, found: list[Finding]) -> str:
         if call.name == "report_finding":
+            arguments = self._near_a_change(call.arguments) if self.small else call.arguments
             try:
-                finding = from_arguments(call.arguments, self._lines)
+                finding = from_arguments(arguments, self._lines)
             except BadFinding as bad:
                 return f"Not recorded: {bad}"
             found.append(finding)
@@ -201,6 +205,20 @@ class Reviewer:
             return f"A review only reads: {call.name} is not available here."
         result = await tools.call(self.run.tool_context, call.name, call.arguments)
         return truncate(result.output)[0]
+
+    def _near_a_change(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A small model often counts one line too far: a line past the file's end is
+        taken as the changed line nearest to it (a capable model is asked to correct it)."""
+        lines = self._lines(str(arguments.get("path", "")).strip())
+        added = sorted(self._added.get(str(arguments.get("path", "")).strip(), ()))
+        try:
+            line = int(arguments.get("line"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return arguments
+        if lines is None or line <= len(lines) or not added:
+            return arguments
+        nearest = min(added, key=lambda n: abs(n - line))
+        return {**arguments, "line": nearest, "end_line": nearest}
 
     def _lines(self, path: str) -> list[str] | None:
         target = (self.root / path).resolve()
