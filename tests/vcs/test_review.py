@@ -168,3 +168,11 @@ def test_a_bad_line_goes_back_to_the_model_and_the_fingerprint_is_stable(buggy_r
                        "--output-format", "json")  # fmt: skip
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["findings"][0]["id"] == kept["id"]
+
+
+def test_a_verdict_resting_on_a_refuted_finding_does_not_hold(buggy_repo: Path) -> None:
+    turns = [{"tool_calls": [finding(0)]}, {"tool_calls": [finish("incorrect")]}, verified(False)]
+    with ScriptedServer(turns) as server:
+        done = review(buggy_repo, server, "HEAD", "--fail-on", "P3", "--output-format", "json")
+    result = json.loads(done.stdout)
+    assert done.returncode == 0 and result["findings"] == [] and result["verdict"] == "correct"

@@ -102,7 +102,7 @@ class Reviewer:
         repo_map = await asyncio.to_thread(self._map, [c.path for c in changes])
         system = prompt.system_prompt(self.root.name, repo_map)
         reported: list[Finding] = []
-        verdicts: list[tuple[str, str]] = []
+        verdicts: list[tuple[str, str, list[Finding]]] = []
         for index, part in enumerate(parts, 1):
             if self.run.deps.meter.over_budget(self.settings.limits):
                 rest = sorted({p for later in parts[index - 1 :] for p in later.paths})
@@ -116,9 +116,9 @@ class Reviewer:
             if self.small:  # no reading round trips: the files come with the change
                 text += prompt.files_after(part.paths, self._lines)
                 text += prompt.changed_lines([c for c in changes if c.path in part.paths])
-            found, said = await self._chunk(system, text)
+            found, (verdict, summary) = await self._chunk(system, text)
             reported += found
-            verdicts.append(said)
+            verdicts.append((verdict, summary, found))
         if not parts and not notes:
             notes.append("The change is empty: there is nothing to review.")
         kept = [f for f in reported if f.confidence >= self.options.min_confidence]
@@ -127,13 +127,14 @@ class Reviewer:
                 f"{len(reported) - len(kept)} findings under confidence "
                 f"{self.options.min_confidence:g} were dropped."
             )
+        kept = dedupe(kept)  # before the checks: one request per distinct finding
         if self.options.verify and kept:
             kept = await self._verified(kept, changes, notes)
-        findings = dedupe(kept)
         meter = self.run.deps.meter
-        overall = "incorrect" if any(v == "incorrect" for v, _ in verdicts) else "correct"
-        summary = " ".join(s for _, s in verdicts if s).strip()
-        return ReviewResult(target, overall, summary, findings, notes, meter.total, meter.cost_usd)
+        summary = " ".join(s for _, s, _ in verdicts if s).strip()
+        return ReviewResult(
+            target, _verdict(verdicts, kept), summary, kept, notes, meter.total, meter.cost_usd
+        )
 
     def _map(self, paths: list[str]) -> str:
         tokens = self.settings.context.map_tokens
@@ -267,6 +268,18 @@ class Reviewer:
         if unchecked:
             notes.append(f"{unchecked} findings could not be checked (no verify_finding answer).")
         return kept
+
+
+def _verdict(parts: list[tuple[str, str, list[Finding]]], kept: list[Finding]) -> str:
+    """Incorrect when a priority 0-1 finding stands, or a part was called incorrect and
+    none of its findings was dropped (a verdict resting on refuted findings does not hold)."""
+    if any(f.priority <= 1 for f in kept):
+        return "incorrect"
+    ids = {f.id for f in kept}
+    for verdict, _, found in parts:
+        if verdict == "incorrect" and all(f.id in ids for f in found):
+            return "incorrect"
+    return "correct"
 
 
 def _elsewhere(changes: list[FileChange], here: list[str]) -> list[str]:
