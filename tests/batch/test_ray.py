@@ -114,11 +114,13 @@ def test_a_worker_node_lost_mid_batch_its_tasks_finish_on_the_head_once(
         driver = batch.start("--engine", "ray", "--address", cluster.address, busy=3, env=ray_env())
         cluster.worker.kill(signal.SIGKILL)
         out, err = driver.communicate(timeout=240)
-        started_twice = [i for i in IDS if len(batch.servers[i].chat_requests) > len(FIX_SCRIPT)]
+        asked = {i: len(batch.servers[i].chat_requests) for i in IDS}
+        started_twice = [i for i in IDS if asked[i] > len(FIX_SCRIPT)]
     assert driver.returncode == 0, err + out
     lines = check_solved_batch(batch)  # every id exactly once, every one solved
-    assert {line["node"].split()[0] for line in lines} == {HEAD_IP}  # the worker is gone
-    assert len(started_twice) == 2, started_twice  # the worker's two, started again
+    nodes = {line["id"]: line["node"] for line in lines}
+    assert {node.split()[0] for node in nodes.values()} == {HEAD_IP}, nodes  # the worker is gone
+    assert len(started_twice) == 2, (asked, nodes, err)  # the worker's two, started again
     pruned = subprocess.run([KILN, "sandbox", "prune"], capture_output=True, text=True)
     assert pruned.returncode == 0, pruned.stderr
-    assert leftovers(f"kiln.batch={batch.out}") == ([], [])
+    assert leftovers(f"kiln.batch={batch.out}") == ([], []), pruned.stdout
