@@ -176,3 +176,18 @@ def test_a_verdict_resting_on_a_refuted_finding_does_not_hold(buggy_repo: Path) 
         done = review(buggy_repo, server, "HEAD", "--fail-on", "P3", "--output-format", "json")
     result = json.loads(done.stdout)
     assert done.returncode == 0 and result["findings"] == [] and result["verdict"] == "correct"
+
+
+def test_bad_input_is_one_sentence_and_exit_2(buggy_repo: Path, tmp_path: Path) -> None:
+    with ScriptedServer([]) as server:
+        for flags, said in (
+            (["--fail-on", "P9"], "is not a priority; give P0, P1, P2 or P3"),
+            (["--min-confidence", "2"], "--min-confidence is a number from 0 to 1"),
+            (["nope"], "'nope' is not a commit in this repository"),
+            (["HEAD", "--staged"], "Name one target"),
+        ):
+            done = review(buggy_repo, server, *flags)
+            assert done.returncode == 2, (flags, done.stderr)
+            assert done.stderr.startswith("kiln: ") and said in done.stderr
+            assert "Traceback" not in done.stderr
+        assert server.chat_requests == []
