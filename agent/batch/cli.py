@@ -18,8 +18,8 @@ from agent.batch.driver import Driver, Engine
 from agent.batch.execute import BatchOptions
 from agent.batch.progress import Progress
 from agent.batch.results import ResultsDir
-from agent.batch.summary import summarize, table
-from agent.batch.tasks import load_tasks
+from agent.batch.summary import records_of, summarize, table
+from agent.batch.tasks import TaskSpec, load_tasks
 from agent.errors import UsageError
 
 
@@ -39,7 +39,11 @@ def main(args: argparse.Namespace) -> int:
 
 
 async def run_batch(
-    args: argparse.Namespace, tasks: list, results: ResultsDir, out: TextIO, err: TextIO
+    args: argparse.Namespace,
+    tasks: list[TaskSpec],
+    results: ResultsDir,
+    out: TextIO,
+    err: TextIO,
 ) -> int:
     options = BatchOptions(
         base_url=args.base_url,
@@ -69,7 +73,7 @@ async def run_batch(
     if json_out:
         out.write(json.dumps(summary) + "\n")
     else:
-        out.write(table(summary, list(results.records.values())) + "\n")
+        out.write(table(summary, records_of(batch, results)) + "\n")
     out.flush()
     return int(summary["exit_code"])
 

@@ -44,6 +44,7 @@ class BatchRun:
     """What the driver did: the summary table and the exit code come from it."""
 
     total: int
+    ids: list[str] = field(default_factory=list)  # the tasks of TASKS, in its order
     skipped: int = 0  # finished by an earlier run of the same command
     not_started: int = 0
     interrupted: bool = False
@@ -81,7 +82,9 @@ class Driver:
 
     async def run(self, tasks: list[TaskSpec]) -> BatchRun:
         pending = deque((spec, 1) for spec in tasks if not self.results.finished(spec.id))
-        batch = BatchRun(total=len(tasks), skipped=len(tasks) - len(pending))
+        batch = BatchRun(
+            total=len(tasks), ids=[spec.id for spec in tasks], skipped=len(tasks) - len(pending)
+        )
         self.progress.begin(batch.total, batch.skipped, self.spent())
         with self._signals():
             while pending or self.running:

@@ -23,9 +23,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[int(rank) - 1]
 
 
+def records_of(batch: BatchRun, results: ResultsDir) -> list[dict[str, Any]]:
+    """The finished tasks of TASKS as it is now (DIR may hold ids since taken out of it)."""
+    return [results.records[i] for i in batch.ids if i in results.records]
+
+
 def summarize(batch: BatchRun, results: ResultsDir, engine: str) -> dict[str, Any]:
     """Over every finished task of the batch, this run's and earlier runs' alike."""
-    records = list(results.records.values())
+    records = records_of(batch, results)
     counts = {
         status: sum(r["status"] == status for r in records)
         for status in ("solved", "failed", "error")

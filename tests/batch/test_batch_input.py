@@ -114,3 +114,36 @@ def test_on_a_terminal_the_status_line_is_redrawn_and_results_go_above_it() -> N
     plain = io.StringIO()  # a log: lines only, no status line
     Progress(plain, io.StringIO(), json_lines=False, budget_usd=0).begin(3, 0, 0.0)
     assert plain.getvalue() == ""
+
+
+def test_a_bad_repo_is_that_tasks_error_and_ids_taken_out_of_tasks_are_not_counted(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    earlier = ResultsDir(out)  # DIR holds a result for an id since taken out of TASKS
+    earlier.record({"id": "gone", "status": "solved", "duration_s": 1.0, "cost_usd": 0.0}, "")
+    earlier.close()
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(
+        "".join(
+            json.dumps({"id": f"t{n}", "repo": str(tmp_path / "missing"), "task": "fix"}) + "\n"
+            for n in range(3)
+        )
+    )
+    done = subprocess.run(
+        [KILN, "batch", str(tasks), "--out", str(out), "--jobs", "2", "--output-format", "json"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert (summary["tasks"], summary["finished"], summary["error"]) == (3, 3, 3)
+    assert summary["solved"] == 0  # "gone" is not one of these tasks
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert lines[0]["id"] == "gone" and sorted(line["id"] for line in lines[1:]) == [
+        "t0",
+        "t1",
+        "t2",
+    ]
+    for line in lines[1:]:  # bad input: recorded at once, never retried
+        assert line["status"] == "error" and line["stop_reason"] == "config_error"
+        assert line["attempt"] == 1 and "not a directory" in line["summary"]
