@@ -216,11 +216,13 @@ class Compacted(Event):
 
 @dataclass(frozen=True)
 class CandidatesTried(Event):
-    """kiln sampled other fixes and let the tests judge them (agent/run/candidates.py)."""
+    """kiln sampled fixes and let the tests judge them: other edits after a failing one
+    (agent/run/candidates.py), or rewrites before the first (agent/run/rewrites.py)."""
 
     tried: int  # candidates applied and tested
     passing: int  # of those, how many passed every test
     chosen: str  # the one kept instead of the model's own edit; "" when none was better
+    rewrites: bool = False  # before the model's first edit: nothing of its own to beat
 
 
 @dataclass(frozen=True)

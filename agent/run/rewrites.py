@@ -47,7 +47,7 @@ async def rewrite_first(run: Run) -> None:
     tried, best = await _sample(run, plan, base)
     passing = sum(c.report.ok for c in tried)
     if best is None:
-        run.emit(CandidatesTried(len(tried), passing, ""))
+        run.emit(CandidatesTried(len(tried), passing, "", rewrites=True))
         await run.sandbox.restore(base)
         return
     if tried[-1] is not best:  # the workspace holds the last one tried
@@ -94,7 +94,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[list[Candidate],
 async def _keep(run: Run, best: Candidate, tried: int, passing: int) -> None:
     state, deps = run.state, run.deps
     path, name = best.call.arguments["path"], best.call.id.split(":", 2)[2]
-    run.emit(CandidatesTried(tried, passing, f"rewrote {name} in {path}"))
+    run.emit(CandidatesTried(tried, passing, f"rewrote {name} in {path}", rewrites=True))
     record_tests(run, best.report)
     state.edited = True
     deps.last_diff = await run.sandbox.diff()

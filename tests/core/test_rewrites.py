@@ -16,6 +16,7 @@ from agent.events import CandidatesTried, Finished
 from agent.llm.base import ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
+from agent.present import candidates_line
 from agent.prompts.rewrite import Suspect, evidence, rewritten, suspects
 from agent.session import Session
 from agent.settings.config import load_settings
@@ -93,6 +94,7 @@ async def test_failing_rewrites_are_undone_before_the_loop(
     events, diff, requests = await _run(repo, script)
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert (tried.tried, tried.passing, tried.chosen) == (2, 0, "")
+    assert candidates_line(tried) == "Tried 2 fixes: 0 pass; none kept, the model goes on."
     assert events[-1].status == "done"
     # The model's own edit applied to the code as it was: no rewrite is left in the diff.
     assert "+    return x + x" in diff and "x * 4" not in diff and "return x\n" not in diff
