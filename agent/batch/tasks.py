@@ -102,12 +102,8 @@ def _jsonl_rows(text: str) -> list[tuple[int, Any]]:
 
 def _yaml_rows(text: str, path: Path) -> list[tuple[int, Any]]:
     """A YAML list of mappings; each item's line number is where it starts."""
-    try:
-        import yaml
-    except ImportError:
-        raise UsageError(
-            f"{path} is YAML, which needs PyYAML (`pip install pyyaml`); or write it as JSON lines."
-        ) from None
+    import yaml  # only for YAML files: JSON lines need none of it
+
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
