@@ -36,7 +36,8 @@ def finish(verdict: str = "incorrect") -> dict[str, Any]:
 
 
 def verified(holds: bool = True, confidence: float = 0.95) -> dict[str, Any]:
-    call = {"name": "verify_finding", "arguments": {"holds": holds, "confidence": confidence}}
+    real = "yes" if holds else "no"
+    call = {"name": "verify_finding", "arguments": {"real": real, "confidence": confidence}}
     return {"tool_calls": [call]}
 
 

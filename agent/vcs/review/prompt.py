@@ -51,7 +51,7 @@ def chunk_message(
 
 
 VERIFY_SYSTEM = """You check one finding of a code review against the code. Answer with \
-the verify_finding tool: holds is true only when the problem is real in the code shown, \
+the verify_finding tool: real is "yes" only when the problem is real in the code shown, \
 and confidence is how sure you are (0-1)."""
 
 

@@ -256,8 +256,7 @@ class Reviewer:
                 unchecked += 1
                 kept.append(finding)
                 continue
-            holds = answer.get("holds")
-            holds = holds if isinstance(holds, bool) else str(holds).lower() == "true"
+            holds = str(answer.get("real", "")).strip().lower() in ("yes", "true")
             confidence = _confidence(answer.get("confidence"), finding.confidence)
             if not holds or confidence < self.options.min_confidence:
                 refuted += 1

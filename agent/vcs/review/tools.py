@@ -47,11 +47,14 @@ VERIFY_FINDING = spec_only(
     "verify_finding",
     "Say whether the reported problem is real in the code shown.",
     {
-        "holds": {"type": "boolean", "description": "true: the problem is real"},
+        # A word, not a boolean: small models were seen to write false beside a reason
+        # that said the problem was real.
+        "real": {"type": "string", "enum": ["yes", "no"],
+                 "description": "yes: the problem is real; no: a false alarm"},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         "reason": {"type": "string", "description": "one sentence"},
     },
-    ["holds", "confidence"],
+    ["real", "confidence"],
 ).spec  # fmt: skip
 
 
