@@ -140,7 +140,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
     review = sub.add_parser("review", help="review a commit, a range or your changes")
     _model_flags(review)
-    review.add_argument("--backend", choices=["docker", "bwrap", "auto"])
+    review.add_argument(
+        "--backend", choices=["docker", "bwrap", "auto"], help="the sandbox of --run-tests, --fix"
+    )
     from agent.vcs.review.cli import add_arguments as review_arguments
 
     review_arguments(review)

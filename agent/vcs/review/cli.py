@@ -29,7 +29,9 @@ GATES = {"P0": 0, "P1": 1, "P2": 2, "P3": 3}
 
 
 def add_arguments(review: argparse.ArgumentParser) -> None:
-    review.add_argument("rev", nargs="?", help="a revision (default HEAD) or a range A..B")
+    review.add_argument(
+        "rev", nargs="?", help="a revision or a range A..B (default: your changes, else HEAD)"
+    )
     review.add_argument("--staged", action="store_true", help="review the index")
     review.add_argument("--uncommitted", action="store_true", help="review the working tree")
     review.add_argument("--base", metavar="BRANCH", help="review HEAD since it left BRANCH")
