@@ -11,16 +11,20 @@ comes back as an infrastructure failure, which the driver retries or records onc
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.batch.execute import BatchOptions, Outcome, execute, outcome_for
 from agent.batch.tasks import TaskSpec
 from agent.errors import UsageError
+
+if TYPE_CHECKING:
+    from agent.store.db import Store
 
 RESOURCE = "kiln_sandbox"
 # Ray turns 127.0.0.1 into the machine's outward address (so that other nodes can reach
@@ -37,13 +41,22 @@ def run_on_node(
 
     spec = TaskSpec(**{**spec_data, "setup": tuple(spec_data["setup"])})
     try:
-        outcome = asyncio.run(_ticking(execute(spec, BatchOptions(**options_data), attempt)))
+        work = execute(spec, BatchOptions(**options_data), attempt, store=_node_store())
+        outcome = asyncio.run(_ticking(work))
     finally:  # cancelled too: the session closed its sandbox on the way out
         wait_for_children()
     # The node's address says which machine; its id, which Ray node (there may be several).
     node_id = ray.get_runtime_context().get_node_id()[:8]
     outcome.record["node"] = f"{ray.util.get_node_ip_address()} ({node_id})"
     return outcome.to_dict()
+
+
+@functools.cache
+def _node_store() -> Store:
+    """One connection to the node's session store per worker process, kept for its tasks."""
+    from agent.store.db import Store
+
+    return Store()
 
 
 async def _ticking(work: Coroutine[Any, Any, Outcome]) -> Outcome:

@@ -53,15 +53,19 @@ def require_ray() -> None:
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     require_ray()
     require_docker()
-    home = tmp_path_factory.mktemp("ray-xdg")
-    env = ray_env({k: v for k, v in os.environ.items() if not k.startswith("KILN_")})
-    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
-        env[var] = str(home / var.lower())  # the workers' session store, not the person's
+    base = ray_env({k: v for k, v in os.environ.items() if not k.startswith("KILN_")})
+
+    def node_env(name: str) -> dict[str, str]:
+        """Each node its own config and session store, as on machines of their own."""
+        home = tmp_path_factory.mktemp(f"ray-{name}")
+        xdg = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+        return {**base, **{var: str(home / var.lower()) for var in xdg}}
+
     nodes: list[Node] = []
     try:
-        address, head = start_head(env, sandboxes=1)
+        address, head = start_head(node_env("head"), sandboxes=1)
         nodes.append(head)
-        nodes.append(start_worker(env, address, sandboxes=2))
+        nodes.append(start_worker(node_env("worker"), address, sandboxes=2))
         yield Cluster(address, nodes[0], nodes[1])
     except RuntimeError as exc:
         pytest.fail(str(exc))
