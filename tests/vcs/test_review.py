@@ -192,3 +192,14 @@ def test_bad_input_is_one_sentence_and_exit_2(buggy_repo: Path, tmp_path: Path) 
             assert done.stderr.startswith("kiln: ") and said in done.stderr
             assert "Traceback" not in done.stderr
         assert server.chat_requests == []
+
+
+def test_one_problem_reported_on_each_line_around_it_is_one_finding(buggy_repo: Path) -> None:
+    turns = [
+        {"tool_calls": [finding(0, line=n) for n in (3, 4, 5)] + [finding(2, line=9, title="other")]},
+        {"tool_calls": [finish()]},
+    ]  # fmt: skip
+    with ScriptedServer(turns) as server:
+        done = review(buggy_repo, server, "HEAD", "--no-verify-findings", "--output-format", "json")
+    kept = [(f["line"], f["title"]) for f in json.loads(done.stdout)["findings"]]
+    assert kept == [(4, "total() skips the first price"), (9, "other")]  # 4: the changed line

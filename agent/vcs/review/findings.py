@@ -73,9 +73,12 @@ def from_arguments(args: dict[str, Any], lines_of: Any) -> Finding:
     return _with_id(finding, anchor)
 
 
+def _folded(title: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"\d+", "#", title.lower())).strip()
+
+
 def fingerprint(path: str, title: str, anchor_text: str) -> str:
-    folded = re.sub(r"\s+", " ", re.sub(r"\d+", "#", title.lower())).strip()
-    key = "\0".join((path, folded, anchor_text.strip()))
+    key = "\0".join((path, _folded(title), anchor_text.strip()))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 
@@ -85,18 +88,33 @@ def _with_id(finding: Finding, anchor: str) -> Finding:
     return replace(finding, id=fingerprint(finding.path, finding.title, anchor))
 
 
-def dedupe(findings: list[Finding]) -> list[Finding]:
-    """One finding per fingerprint (the most severe, then the most confident), most
-    severe first."""
-    best: dict[str, Finding] = {}
-    for finding in findings:
-        kept = best.get(finding.id)
-        if kept is None or (finding.priority, -finding.confidence) < (
-            kept.priority,
-            -kept.confidence,
-        ):
-            best[finding.id] = finding
-    return sorted(best.values(), key=lambda f: (f.priority, -f.confidence, f.path, f.line))
+NEAR_LINES = 3  # the same title this close in the same file is the same problem
+
+
+def dedupe(findings: list[Finding], changed: dict[str, set[int]] | None = None) -> list[Finding]:
+    """One finding per problem, most severe first: per fingerprint, and per title in a
+    file within NEAR_LINES (a model may report one problem on each line around it). The
+    one kept is on a line the change added if any, then the most severe and confident."""
+    changed = changed or {}
+
+    def rank(f: Finding) -> tuple[bool, int, float]:
+        return (f.line not in changed.get(f.path, ()), f.priority, -f.confidence)
+
+    kept: list[Finding] = []
+    for finding in sorted(findings, key=rank):
+        same = any(
+            k.id == finding.id
+            or (
+                k.path == finding.path
+                and " ".join(k.title.lower().split()) == " ".join(finding.title.lower().split())
+                and finding.line <= k.end_line + NEAR_LINES
+                and k.line <= finding.end_line + NEAR_LINES
+            )
+            for k in kept
+        )
+        if not same:
+            kept.append(finding)
+    return sorted(kept, key=lambda f: (f.priority, -f.confidence, f.path, f.line))
 
 
 def _text(args: dict[str, Any], name: str) -> str:

@@ -127,7 +127,7 @@ class Reviewer:
                 f"{len(reported) - len(kept)} findings under confidence "
                 f"{self.options.min_confidence:g} were dropped."
             )
-        kept = dedupe(kept)  # before the checks: one request per distinct finding
+        kept = dedupe(kept, self._added)  # before the checks: one request per problem
         if self.options.verify and kept:
             kept = await self._verified(kept, changes, notes)
         meter = self.run.deps.meter
