@@ -18,6 +18,7 @@ from typing import TextIO
 from agent.errors import UsageError
 from agent.local.bundled import BundledTask, tasks_in
 from agent.local.eval_report import TaskRuns, run_record, table, task_record, totals
+from agent.local.measuring import one_measurement
 from agent.local.trial import run_trial
 
 DEFAULT_TIMEOUT_S = 600.0
@@ -61,10 +62,11 @@ def main(args: argparse.Namespace) -> int:
     extra = model_args(args)
     out: TextIO | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
-        results = [
-            _run_task(split, task, args.runs, extra, args.timeout, args.json, out)
-            for split, task in tasks
-        ]
+        with one_measurement():
+            results = [
+                _run_task(split, task, args.runs, extra, args.timeout, args.json, out)
+                for split, task in tasks
+            ]
         records = [task_record(r) for r in results] + [t.record() for t in totals(results)]
         for record in records:
             _emit(record, args.json, out)

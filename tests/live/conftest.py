@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
+from agent.local.measuring import one_measurement
 from agent.local.trial import TrialResult, summary
 
 RESULTS: list[TrialResult] = []
@@ -23,6 +25,13 @@ def _isolated_xdg(
     for var in list(os.environ):
         if var.startswith("KILN_"):
             monkeypatch.delenv(var)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _alone_on_the_server() -> Iterator[None]:
+    """No `kiln eval` (or other live run) shares the server meanwhile: both would be wrong."""
+    with one_measurement():
+        yield
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
