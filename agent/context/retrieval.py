@@ -30,6 +30,7 @@ class Found:
     end_line: int
     depth: int  # 0: used by a failing test; 1: used by such a definition
     kind: str = ""  # "class", "function" or "method"
+    parent: str = ""  # depth 1: the name of the definition that uses this one
 
 
 def failing_test_names(failing: tuple[str, ...] | list[str]) -> set[str]:
@@ -61,7 +62,7 @@ def definitions_for_tests(
     found: list[Found] = []
     seen: set[tuple[str, int]] = set()
 
-    def resolve(names: list[str], depth: int) -> None:
+    def resolve(names: list[str], depth: int, parent: str = "") -> None:
         for name in names:
             places = definers.get(name, [])
             if not places or len(places) > MAX_DEFINERS:
@@ -69,14 +70,17 @@ def definitions_for_tests(
             for path, line, end, kind in places:
                 if (path, line) not in seen and len(found) < MAX_FOUND:
                     seen.add((path, line))
-                    found.append(Found(path, name, line, end, depth, kind))
+                    found.append(Found(path, name, line, end, depth, kind, parent))
 
     for path, data in test_files.items():
-        resolve(_names_used(path, data, wanted), 0)
-    for first in [f for f in found if f.depth == 0]:
+        resolve(_names_used(path, data, wanted, titles=failing), 0)
+    # Functions before classes: a class's lines hold all its methods' calls, and what a
+    # tested method calls should be known as called by that method.
+    for first in sorted([f for f in found if f.depth == 0], key=lambda f: f.kind == "class"):
         source = read(first.path)
         if source is not None:
-            resolve(_names_used(first.path, source, within=(first.line, first.end_line)), 1)
+            within = (first.line, first.end_line)
+            resolve(_names_used(first.path, source, within=within), 1, first.name)
     return found
 
 
@@ -85,14 +89,18 @@ def _names_used(
     data: bytes,
     test_names: set[str] | None = None,
     within: tuple[int, int] | None = None,
+    titles: tuple[str, ...] | list[str] = (),
 ) -> list[str]:
     """Names referenced in `path`: inside the failing tests (or the whole file if none of
     them is found there), or inside the line range `within`. In first-use order."""
     tags = extract_tags(path, data)
     ranges = [within] if within else []
-    if test_names:
-        ranges = [(t.line, t.end_line) for t in tags if t.kind == "def" and t.name in test_names]
+    if test_names or titles:
+        ranges = [
+            (t.line, t.end_line) for t in tags if t.kind == "def" and t.name in (test_names or ())
+        ]
         # A failing test method's class may hold the helpers and setUp it uses.
+        ranges = ranges or _titled_spans(data.decode("utf-8", "replace"), titles)
     names: list[str] = []
     for tag in tags:
         if tag.kind != "ref":
@@ -102,3 +110,22 @@ def _names_used(
         if tag.name not in names:
             names.append(tag.name)
     return names
+
+
+_TEST_CALL = re.compile(r"^\s*(?:test|it|describe)(?:\.\w+)?\(")
+
+
+def _titled_spans(source: str, titles: tuple[str, ...] | list[str]) -> list[tuple[int, int]]:
+    """The lines of tests named by a string (`test('adds up', () => ...)` in node, jest,
+    mocha): from the line holding a failing title to the line before the next test."""
+    lines = source.split("\n")
+    starts = [i for i, line in enumerate(lines) if _TEST_CALL.match(line)]
+    spans = []
+    for title in titles:
+        quoted = [f"'{title}'", f'"{title}"', f"`{title}`"]
+        for start in starts:
+            if any(q in lines[start] for q in quoted):
+                after = [s for s in starts if s > start]
+                end = after[0] if after else len(lines)
+                spans.append((start + 1, end))
+    return spans

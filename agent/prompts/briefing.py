@@ -30,6 +30,7 @@ FIX_CALL = "Fix the bug with one edit_file call."
 _TRACE_PATH = re.compile(r'File "([^"]+)", line \d+|([\w./-]+\.\w+):\d+')
 _PY_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re.M)
 _WORD_PATH = re.compile(r"[\w./-]+\.\w+")
+_TEST_LINE = re.compile(r"([\w./-]+\.\w+):(\d+)")
 
 
 def is_test_file(path: str) -> bool:
@@ -77,6 +78,19 @@ def code_file_in(digest_text: str) -> str:
     paths = [quoted or plain for quoted, plain in _TRACE_PATH.findall(digest_text)]
     code = [p.removeprefix("/workspace/") for p in paths if not is_test_file(p)]
     return next((p for p in reversed(code) if not p.startswith("/")), "")
+
+
+def failing_lines(digest_text: str, tests: dict[str, str]) -> str:
+    """The test lines a digest points at (`test/cart.test.js:25:10`) that it does not
+    quote itself, as node's TAP output does not: the call that failed names the function."""
+    extra: list[str] = []
+    for raw, number in _TEST_LINE.findall(digest_text):
+        path = _in_repo(raw, set(tests))
+        lines = tests.get(path or "", "").split("\n")
+        line = lines[int(number) - 1].strip() if path and 0 < int(number) <= len(lines) else ""
+        if line and line not in digest_text and line not in extra:
+            extra.append(line)
+    return "".join("\n" + line for line in extra)
 
 
 def _in_repo(raw: str, known: set[str]) -> str | None:
@@ -150,7 +164,7 @@ async def brief(
     context = "\n\n".join([intro, *files])
     # The request last, right before the reply: a small model follows what it read last.
     text = "\n\n".join([context, task, FIX_CALL if files else ONE_CALL])
-    return Briefing(text, context, digest.text, found)
+    return Briefing(text, context, digest.text + failing_lines(digest.text, tests), found)
 
 
 async def _definitions_quoted(

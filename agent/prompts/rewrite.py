@@ -19,7 +19,7 @@ from agent.context.retrieval import Found
 from agent.context.tags import extract_tags
 from agent.llm.base import Message
 
-MAX_SUSPECTS = 3
+MAX_SUSPECTS = 4
 MAX_SUSPECT_LINES = 60  # a longer definition is rewritten badly and slowly by a small model
 SYSTEM = "You are an expert programmer. You fix a bug by rewriting one function."
 _FENCE = re.compile(r"```[\w+-]*[ \t]*\n(.*?)(?:```|\Z)", re.S)
@@ -53,8 +53,10 @@ def suspects(found: list[Found], texts: dict[str, str], failure: str) -> list[Su
             continue
         text = "\n".join(lines[item.line - 1 : item.end_line])
         picked.append(Suspect(item.path, item.name, item.line, item.end_line, text))
-    named = [s for s in picked if re.search(rf"\b{re.escape(s.name)}\b", failure)]
-    ranked = named + [s for s in picked if s not in named]
+    named = {s.name for s in picked if re.search(rf"\b{re.escape(s.name)}\b", failure)}
+    # The failure names what the test called; the bug is as often in what that calls.
+    callees = {item.name for item in found if item.parent in named} - named
+    ranked = sorted(picked, key=lambda s: 0 if s.name in named else 1 if s.name in callees else 2)
     return ranked[:MAX_SUSPECTS]
 
 

@@ -11,6 +11,8 @@ its own candidates after a failing fix.
 
 from __future__ import annotations
 
+import asyncio
+
 from agent import tools
 from agent.events import (
     AssistantMessage,
@@ -22,6 +24,7 @@ from agent.events import (
 )
 from agent.llm.base import Message, ToolCall
 from agent.prompts.briefing import Briefing
+from agent.prompts.imports import stdlib_imports_added
 from agent.prompts.rewrite import Suspect, rewrite_request, rewritten
 from agent.run.candidates import Candidate
 from agent.run.checks import candidate_count, candidates_allowed, record_tests
@@ -29,6 +32,7 @@ from agent.run.core import Run
 from agent.run.sampling import ask_once
 from agent.run.stops import Stop
 from agent.tools.shell import run_test_command
+from sandbox.base import SandboxError
 
 WALL_CLOCK_SHARE = 0.5  # at most this much of the run's time: the loop gets the rest
 
@@ -44,19 +48,15 @@ async def rewrite_first(run: Run) -> None:
     await run.deps.before_change()
     run.enter(Phase.EDIT)
     base = await run.sandbox.checkpoint("before rewrites")
-    tried, best = await _sample(run, plan, base)
-    passing = sum(c.report.ok for c in tried)
-    if best is None:
-        run.emit(CandidatesTried(len(tried), passing, "", rewrites=True))
+    tried = await _sample(run, plan, base)
+    if not tried or not tried[-1].report.ok:
+        run.emit(CandidatesTried(len(tried), 0, "", rewrites=True))
         await run.sandbox.restore(base)
         return
-    if tried[-1] is not best:  # the workspace holds the last one tried
-        await run.sandbox.restore(base)
-        await tools.call(run.tool_context, best.call.name, best.call.arguments)
-    await _keep(run, best, len(tried), passing)
+    await _keep(run, tried[-1], len(tried))  # sampling stops at the first that passes
 
 
-async def _sample(run: Run, plan: Briefing, base: str) -> tuple[list[Candidate], Candidate | None]:
+async def _sample(run: Run, plan: Briefing, base: str) -> list[Candidate]:
     """Rewrites until one passes, the count is reached or the time share is spent."""
     profile, limits = run.deps.client.profile, run.settings.limits
     budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
@@ -84,17 +84,18 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[list[Candidate],
         applied = await tools.call(run.tool_context, call.name, call.arguments)
         if not applied.ok:  # a syntax error, say: the edit tool refused it
             continue
+        await _add_imports(run, suspect.path)
         report = await run_test_command(run.tool_context)
         tried.append(Candidate(call, report, len(new)))
         if report.ok:
-            return tried, tried[-1]
-    return tried, None
+            break
+    return tried
 
 
-async def _keep(run: Run, best: Candidate, tried: int, passing: int) -> None:
+async def _keep(run: Run, best: Candidate, tried: int) -> None:
     state, deps = run.state, run.deps
     path, name = best.call.arguments["path"], best.call.id.split(":", 2)[2]
-    run.emit(CandidatesTried(tried, passing, f"rewrote {name} in {path}", rewrites=True))
+    run.emit(CandidatesTried(tried, 1, f"rewrote {name} in {path}", rewrites=True))
     record_tests(run, best.report)
     state.edited = True
     deps.last_diff = await run.sandbox.diff()
@@ -105,6 +106,22 @@ async def _keep(run: Run, best: Candidate, tried: int, passing: int) -> None:
     run.emit(AssistantMessage(summary))
     run.conversation.add_assistant(Message("assistant", summary))
     raise Stop(StopReason.DONE, summary)
+
+
+async def _add_imports(run: Run, path: str) -> None:
+    """What the rewrite uses from the standard library and the module does not import yet."""
+    if not path.endswith(".py"):
+        return
+    try:
+        source = (await run.sandbox.read_file(path)).decode("utf-8")
+    except (SandboxError, UnicodeDecodeError):
+        return
+    fix = await asyncio.to_thread(stdlib_imports_added, source)
+    if fix is not None:
+        old, new = fix
+        await tools.call(
+            run.tool_context, "edit_file", {"path": path, "old_text": old, "new_text": new}
+        )
 
 
 def _likelier(attempt: int, count: int) -> int:

@@ -144,8 +144,9 @@ class TestDigest:
 def digest(
     command: str, output: str, exit_code: int, *, timed_out: bool = False, duration_s: float = 0.0
 ) -> TestDigest:
-    """Parse pytest, unittest, go, cargo and jest output; any other runner gets its tail."""
-    for parser in (_pytest, _unittest, _go, _cargo, _jest):
+    """Parse pytest, unittest, go, cargo, jest and TAP (node --test) output; any other
+    runner gets its tail."""
+    for parser in (_pytest, _unittest, _tap, _go, _cargo, _jest):
         parsed = parser(output)
         if parsed is not None:
             passed, failed, errors, failing, details = parsed
@@ -286,3 +287,30 @@ def _jest(output: str) -> Parsed:
         failing,
         "\n".join(details[:40]),
     )
+
+
+_TAP_NOISE = ("duration_ms:", "---", "...", "failureType:", "code:", "stack: |-", "error: |-")
+
+
+def _tap(output: str) -> Parsed:
+    """TAP, as `node --test` writes it: top-level `ok N - title` and `not ok N - title`
+    (subtests are indented), each failure followed by a YAML block with its error."""
+    if not re.search(r"^(TAP version \d+|1\.\.\d+)$", output, re.M):
+        return None
+    results = re.findall(r"^(not ok|ok) \d+ - (.+?)(?: # \w+.*)?$", output, re.M)
+    if not results:
+        return None
+    failing = [title for status, title in results if status == "not ok"]
+    details = []
+    for block in re.split(r"^not ok \d+ - ", output, flags=re.M)[1:][:20]:
+        title, _, rest = block.partition("\n")
+        body = re.split(r"^  \.\.\.$", rest, maxsplit=1, flags=re.M)[0]
+        keep = [
+            line.strip()
+            for line in body.splitlines()
+            if line.strip()
+            and not line.strip().startswith(_TAP_NOISE)
+            and "(node:" not in line  # node's own frames
+        ]
+        details.append("\n".join([f"not ok: {title}", *keep[:PER_FAILURE_LINES]]))
+    return (len(results) - len(failing), len(failing), 0, failing, "\n".join(details))

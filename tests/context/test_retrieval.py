@@ -75,3 +75,38 @@ def test_a_big_file_is_quoted_by_the_definitions_lines(tmp_path: Path) -> None:
     [block] = _quote_found(found, {"big.py": big})
     assert block.startswith("big.py (lines 2401-2402):") and "return x * 3" in block
     assert "filler_3" not in block
+
+
+def test_a_test_named_by_a_string_leads_to_what_it_calls_and_a_method_to_its_callees(
+    tmp_path: Path,
+) -> None:
+    repo = make_git_repo(
+        tmp_path / "repo",
+        {
+            "src/cart.js": (
+                "const { discount } = require('./coupons');\nconst { cents } = require('./money');\n"
+                "class Cart {\n  add(p) { this.p = cents(p); return this; }\n"
+                "  total() { return this.p - discount(this.p); }\n}\nmodule.exports = { Cart };\n"
+            ),
+            "src/coupons.js": "function discount(c) { return c * 10; }\nmodule.exports = { discount };\n",
+            "src/money.js": "function cents(t) { return t * 100; }\nmodule.exports = { cents };\n",
+            "src/other.js": "function unrelated() { return 1; }\nmodule.exports = { unrelated };\n",
+            "test/cart.test.js": (
+                "const test = require('node:test');\nconst { Cart } = require('../src/cart');\n"
+                "const { unrelated } = require('../src/other');\n\n"
+                "test('unrelated', () => {\n  unrelated();\n});\n\n"
+                "test('ten percent off', () => {\n  new Cart().add(1).total();\n});\n"
+            ),
+        },
+    )
+    index = RepoIndex(repo)
+    index.refresh()
+    tests = {"test/cart.test.js": (repo / "test/cart.test.js").read_bytes()}
+    found = definitions_for_tests(
+        index.records(), tests, ("ten percent off",), lambda p: (repo / p).read_bytes(),
+        is_test_file,
+    )  # fmt: skip
+    names = {f.name: (f.depth, f.parent) for f in found}
+    assert "unrelated" not in names  # only the failing test's lines are followed
+    assert names["total"] == (0, "") and names["discount"] == (1, "total")
+    assert names["cents"] == (1, "add")  # the method that calls it, not its class

@@ -17,6 +17,7 @@ from agent.llm.base import ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
 from agent.present import candidates_line
+from agent.prompts.imports import stdlib_imports_added
 from agent.prompts.rewrite import Suspect, evidence, rewritten, suspects
 from agent.session import Session
 from agent.settings.config import load_settings
@@ -42,7 +43,9 @@ def block(code: str) -> dict[str, Any]:
     return {"text": f"```python\n{code}```\n"}
 
 
-async def _run(repo: Path, script: list[dict[str, Any]]) -> tuple[list[Any], str, list[Any]]:
+async def _run(
+    repo: Path, script: list[dict[str, Any]], task: str = "The tests fail. Fix the bug."
+) -> tuple[list[Any], str, list[Any]]:
     with ScriptedServer(script) as server:
         profile = ModelProfile(
             base_url=server.base_url, model="m", small_model=True, candidates=3, max_retries=0
@@ -52,7 +55,7 @@ async def _run(repo: Path, script: list[dict[str, Any]]) -> tuple[list[Any], str
             client=OpenAICompatClient(profile, backoff_base_s=0.01),
         )  # fmt: skip
         try:
-            events = [e async for e in session.run("The tests fail. Fix the bug.")]
+            events = [e async for e in session.run(task)]
             diff = await session.diff()
         finally:
             await session.close()
@@ -168,3 +171,75 @@ def test_the_evidence_is_the_failing_lines_that_use_the_function() -> None:
         'self.assertEqual(from_env({"APP_WORKERS": "4"}), {"workers": 4})',
         "AssertionError: {} != {'workers': 4}",
     ]
+
+
+# node's TAP output quotes no source line: kiln reads the one its stack points at.
+JS_PACKAGE = {
+    "src/price.js": (
+        "'use strict';\n\nfunction discount(cents, percent) {\n  return Math.round(cents * percent);\n}\n\n"
+        "function total(cents, percent) {\n  return cents - discount(cents, percent);\n}\n\n"
+        "module.exports = { total, discount };\n"
+    ),
+    "test/price.test.js": (
+        "'use strict';\nconst test = require('node:test');\n"
+        "const assert = require('node:assert/strict');\nconst { total } = require('../src/price');\n\n"
+        "test('no discount keeps the price', () => {\n  assert.equal(total(1000, 0), 1000);\n});\n\n"
+        "test('ten percent off', () => {\n  assert.equal(total(1000, 10), 900);\n});\n"
+    ),
+}
+
+
+async def test_javascript_under_node_test_the_callee_of_the_failing_call(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", JS_PACKAGE)
+    script = [
+        {"text": "```javascript\nfunction total(cents, percent) {\n  return cents - percent;\n}\n```"},
+        {"text": "```javascript\nfunction discount(cents, percent) {\n"
+                 "  return Math.round((cents * percent) / 100);\n}\n```"},
+    ]  # fmt: skip
+    events, diff, requests = await _run(repo, script, "The tests fail (`node --test`). Fix it.")
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert (tried.tried, tried.chosen) == (2, "rewrote discount in src/price.js")
+    assert events[-1].status == "done"
+    assert "+  return Math.round((cents * percent) / 100);" in diff
+    asks = [r.body["messages"][-1]["content"] for r in requests]
+    assert "`total` (src/price.js, lines 7-9)" in asks[0]
+    assert "The tests fail here:\n```\nassert.equal(total(1000, 10), 900);" in asks[0]
+    assert "```javascript\nfunction discount(cents, percent) {" in asks[1]
+
+
+async def test_a_standard_library_name_the_rewrite_uses_is_imported(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = make_git_repo(
+        tmp_path / "repo",
+        {
+            "money.py": 'from decimal import ROUND_HALF_EVEN, Decimal\n\nPENNY = Decimal("0.01")\n\n\n'
+            "def round_money(amount):\n"
+            "    return Decimal(amount).quantize(PENNY, rounding=ROUND_HALF_EVEN)\n",
+            "test_money.py": "import unittest\nfrom decimal import Decimal\n\nfrom money import round_money\n\n\n"
+            "class T(unittest.TestCase):\n    def test_half_up(self):\n"
+            '        self.assertEqual(round_money("0.125"), Decimal("0.13"))\n',
+        },
+    )
+    script = [block("def round_money(amount):\n"
+                    "    return Decimal(amount).quantize(PENNY, rounding=ROUND_HALF_UP)\n")]  # fmt: skip
+    events, diff, _ = await _run(repo, script)
+    assert events[-1].status == "done"
+    assert "+from decimal import ROUND_HALF_EVEN, Decimal, ROUND_HALF_UP" in diff
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from decimal import Decimal as D\n\nx = D(1).quantize(1, ROUND_UP)\n",
+         ("from decimal import Decimal as D", "from decimal import Decimal as D, ROUND_UP")),
+        ("from decimal import Decimal\n\ndef f(ROUND_UP):\n    return ROUND_UP\n", None),  # bound
+        ("from mypkg import thing\n\nx = other\n", None),  # not the standard library
+        ("from decimal import (Decimal,)\n\nx = ROUND_UP\n", None),  # parenthesised: left alone
+        ("def broken(:\n", None),
+    ],
+)  # fmt: skip
+def test_stdlib_imports_added(source: str, expected: tuple[str, str] | None) -> None:
+    assert stdlib_imports_added(source) == expected

@@ -123,3 +123,41 @@ def test_go_and_cargo_and_jest_counts() -> None:
     assert (cargo.passed, cargo.failed) == (3, 1) and cargo.failing == ("t::a",)
     jest = digest("npm test", "  ● adds\nTests:       1 failed, 2 passed, 3 total\n", 1)
     assert (jest.passed, jest.failed) == (2, 1)
+
+
+# What `node --test` (node 20) writes when not on a terminal.
+NODE_TAP = """TAP version 13
+# Subtest: adds
+ok 1 - adds
+  ---
+  duration_ms: 0.3
+  ...
+# Subtest: ten percent off
+not ok 2 - ten percent off
+  ---
+  duration_ms: 1.2
+  location: '/workspace/test/price.test.js:10:1'
+  failureType: 'testCodeFailure'
+  error: |-
+    Expected values to be strictly equal:
+
+    9000 !== 900
+
+  code: 'ERR_ASSERTION'
+  stack: |-
+    TestContext.<anonymous> (/workspace/test/price.test.js:11:10)
+    Test.runInAsyncScope (node:async_hooks:206:9)
+  ...
+1..2
+# tests 2
+# pass 1
+# fail 1
+"""
+
+
+def test_node_tap_output() -> None:
+    report = digest("node --test", NODE_TAP, 1)
+    assert (report.passed, report.failed, report.errors) == (1, 1, 0)
+    assert report.failing == ("ten percent off",)
+    assert "9000 !== 900" in report.text and "price.test.js:11:10" in report.text
+    assert "node:async_hooks" not in report.text and "duration_ms" not in report.text
