@@ -154,7 +154,10 @@ async def brief(
     named = files_involved(task, digest.text, repo_files)
     test_paths = [p for p in named if is_test_file(p)]
     tests = await read_texts(sandbox, test_paths)
-    files, found = await _definitions_quoted(sandbox, index, digest, tests) if index else ([], ())
+    failure = digest.text + failing_lines(digest.text, tests)
+    files, found = (
+        await _definitions_quoted(sandbox, index, digest, tests, failure) if index else ([], ())
+    )
     if not files:  # no definitions found: the files the task, tracebacks and imports name
         involved = files_involved(task, digest.text, repo_files, tests)
         # The failing lines of the tests are in the digest; the code under test is the fix.
@@ -164,11 +167,11 @@ async def brief(
     context = "\n\n".join([intro, *files])
     # The request last, right before the reply: a small model follows what it read last.
     text = "\n\n".join([context, task, FIX_CALL if files else ONE_CALL])
-    return Briefing(text, context, digest.text + failing_lines(digest.text, tests), found)
+    return Briefing(text, context, failure, found)
 
 
 async def _definitions_quoted(
-    sandbox: Sandbox, index: RepoIndex, digest: TestDigest, tests: dict[str, str]
+    sandbox: Sandbox, index: RepoIndex, digest: TestDigest, tests: dict[str, str], failure: str
 ) -> tuple[list[str], tuple[Suspect, ...]]:
     """The definitions the failing tests use (and what those call), quoted: a small file
     whole, a big one by the definitions' lines, with their line numbers in the heading;
@@ -197,7 +200,7 @@ async def _definitions_quoted(
     for item in found:
         if item.path not in texts:
             read(item.path)
-    return _quote_found(found, texts), tuple(suspects(found, texts, digest.text))
+    return _quote_found(found, texts), tuple(suspects(found, texts, failure))
 
 
 def _quote_found(

@@ -178,13 +178,17 @@ JS_PACKAGE = {
     "src/price.js": (
         "'use strict';\n\nfunction discount(cents, percent) {\n  return Math.round(cents * percent);\n}\n\n"
         "function total(cents, percent) {\n  return cents - discount(cents, percent);\n}\n\n"
-        "module.exports = { total, discount };\n"
+        "function round(cents) {\n  return Math.round(cents);\n}\n\n"
+        "module.exports = { total, discount, round };\n"
     ),
     "test/price.test.js": (
         "'use strict';\nconst test = require('node:test');\n"
-        "const assert = require('node:assert/strict');\nconst { total } = require('../src/price');\n\n"
+        "const assert = require('node:assert/strict');\n"
+        "const { total, round } = require('../src/price');\n\n"
         "test('no discount keeps the price', () => {\n  assert.equal(total(1000, 0), 1000);\n});\n\n"
-        "test('ten percent off', () => {\n  assert.equal(total(1000, 10), 900);\n});\n"
+        # `round` comes first in the failing test, but the failing line calls `total`.
+        "test('ten percent off', () => {\n  const cents = round(1000);\n"
+        "  assert.equal(total(cents, 10), 900);\n});\n"
     ),
 }
 
@@ -205,7 +209,7 @@ async def test_javascript_under_node_test_the_callee_of_the_failing_call(
     assert "+  return Math.round((cents * percent) / 100);" in diff
     asks = [r.body["messages"][-1]["content"] for r in requests]
     assert "`total` (src/price.js, lines 7-9)" in asks[0]
-    assert "The tests fail here:\n```\nassert.equal(total(1000, 10), 900);" in asks[0]
+    assert "The tests fail here:\n```\nassert.equal(total(cents, 10), 900);" in asks[0]
     assert "```javascript\nfunction discount(cents, percent) {" in asks[1]
 
 
