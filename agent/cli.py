@@ -247,6 +247,11 @@ def _dispatch(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("kiln: interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader left (`kiln sessions list | head`): what it did not read is not
+        # wanted. Point stdout at /dev/null so the flush at exit cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell reports a reader gone
 
 
 if __name__ == "__main__":
