@@ -133,7 +133,7 @@ def quoted(texts: dict[str, str], budget: int = MAX_TOTAL_CHARS) -> list[str]:
 class Briefing:
     text: str  # the first message
     context: str = ""  # its failing tests and code, without the task
-    failure: str = ""  # the baseline test digest
+    failure: str = ""  # the baseline digest and the test lines it points at
     suspects: tuple[Suspect, ...] = ()  # functions that may hold the bug, likeliest first
 
 

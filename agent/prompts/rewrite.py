@@ -108,7 +108,7 @@ def rewritten(reply: str, suspect: Suspect) -> str | None:
         lines = textwrap.dedent("\n".join(lines[first.line - 1 : first.end_line])).split("\n")
     elif not re.search(rf"\b{re.escape(suspect.name)}\b", lines[0]):
         return None
-    indent = suspect.text[: len(suspect.text) - len(suspect.text.lstrip())]
-    indent = indent.split("\n")[-1]
+    def_line = suspect.text.split("\n", 1)[0]
+    indent = def_line[: len(def_line) - len(def_line.lstrip())]
     new = "\n".join(indent + line if line.strip() else "" for line in lines)
     return None if new == suspect.text else new

@@ -22,16 +22,16 @@ from agent.events import (
     Phase,
     StopReason,
 )
-from agent.llm.base import Message, ToolCall
+from agent.llm.base import Message
 from agent.prompts.briefing import Briefing
 from agent.prompts.imports import stdlib_imports_added
 from agent.prompts.rewrite import Suspect, rewrite_request, rewritten
-from agent.run.candidates import Candidate
 from agent.run.checks import candidate_count, candidates_allowed, record_tests
 from agent.run.core import Run
 from agent.run.sampling import ask_once
 from agent.run.stops import Stop
 from agent.tools.shell import run_test_command
+from agent.tools.testdigest import TestDigest
 from sandbox.base import SandboxError
 
 WALL_CLOCK_SHARE = 0.5  # at most this much of the run's time: the loop gets the rest
@@ -48,20 +48,23 @@ async def rewrite_first(run: Run) -> None:
     await run.deps.before_change()
     run.enter(Phase.EDIT)
     base = await run.sandbox.checkpoint("before rewrites")
-    tried = await _sample(run, plan, base)
-    if not tried or not tried[-1].report.ok:
-        run.emit(CandidatesTried(len(tried), 0, "", rewrites=True))
+    tried, passing = await _sample(run, plan, base)
+    if passing is None:
+        run.emit(CandidatesTried(tried, 0, "", rewrites=True))
         await run.sandbox.restore(base)
         return
-    await _keep(run, tried[-1], len(tried))  # sampling stops at the first that passes
+    await _keep(run, *passing, tried)  # sampling stops at the first that passes: it is in place
 
 
-async def _sample(run: Run, plan: Briefing, base: str) -> list[Candidate]:
-    """Rewrites until one passes, the count is reached or the time share is spent."""
+async def _sample(
+    run: Run, plan: Briefing, base: str
+) -> tuple[int, tuple[Suspect, TestDigest] | None]:
+    """Rewrites until one passes, the count is reached or the time share is spent: how
+    many were tried, and the one that passes with its tests."""
     profile, limits = run.deps.client.profile, run.settings.limits
     budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
     suspects = plan.suspects
-    tried: list[Candidate] = []
+    tried = 0
     seen: set[tuple[str, str]] = set()
     for attempt in range(candidate_count(run)):
         if budget is not None and run.state.elapsed > budget:
@@ -80,29 +83,28 @@ async def _sample(run: Run, plan: Briefing, base: str) -> list[Candidate]:
             continue
         seen.add((suspect.path, new))
         await run.sandbox.restore(base)
-        call = _edit(suspect, new, attempt)
-        applied = await tools.call(run.tool_context, call.name, call.arguments)
+        edit = {"path": suspect.path, "old_text": suspect.text, "new_text": new}
+        applied = await tools.call(run.tool_context, "edit_file", edit)
         if not applied.ok:  # a syntax error, say: the edit tool refused it
             continue
         await _add_imports(run, suspect.path)
         report = await run_test_command(run.tool_context)
-        tried.append(Candidate(call, report, len(new)))
+        tried += 1
         if report.ok:
-            break
-    return tried
+            return tried, (suspect, report)
+    return tried, None
 
 
-async def _keep(run: Run, best: Candidate, tried: int) -> None:
+async def _keep(run: Run, suspect: Suspect, report: TestDigest, tried: int) -> None:
     state, deps = run.state, run.deps
-    path, name = best.call.arguments["path"], best.call.id.split(":", 2)[2]
-    run.emit(CandidatesTried(tried, 1, f"rewrote {name} in {path}", rewrites=True))
-    record_tests(run, best.report)
+    run.emit(CandidatesTried(tried, 1, f"rewrote {suspect.name} in {suspect.path}", rewrites=True))
+    record_tests(run, report)
     state.edited = True
     deps.last_diff = await run.sandbox.diff()
     run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
     label = "rewrite that passes"
     run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
-    summary = f"Rewrote `{name}` in {path}; the tests pass."
+    summary = f"Rewrote `{suspect.name}` in {suspect.path}; the tests pass."
     run.emit(AssistantMessage(summary))
     run.conversation.add_assistant(Message("assistant", summary))
     raise Stop(StopReason.DONE, summary)
@@ -130,11 +132,6 @@ def _likelier(attempt: int, count: int) -> int:
     if count == 1 or attempt % 2 == 0:
         return 0
     return 1 + (attempt // 2) % (count - 1)
-
-
-def _edit(suspect: Suspect, new: str, attempt: int) -> ToolCall:
-    arguments = {"path": suspect.path, "old_text": suspect.text, "new_text": new}
-    return ToolCall(f"rewrite:{attempt}:{suspect.name}", "edit_file", arguments)
 
 
 def _reply_tokens(suspect: Suspect) -> int:
