@@ -28,7 +28,12 @@ class TaskRuns:
         return statistics.median(float(getattr(r, name)) for r in self.results)
 
     def stops(self) -> Counter[str]:
-        return Counter(r.stop_reason or r.status for r in self.results)
+        """Why each run ended, and what fixed it when kiln kept a candidate before any step:
+        `done(variant)` is kiln's own one-token change, `done(rewrite)` the model's."""
+        return Counter(
+            (r.stop_reason or r.status) + (f"({r.fixed_by})" if r.fixed_by else "")
+            for r in self.results
+        )
 
 
 def run_record(split: str, run: int, r: TrialResult) -> dict[str, object]:
@@ -38,7 +43,7 @@ def run_record(split: str, run: int, r: TrialResult) -> dict[str, object]:
         "tool_calls": r.tool_calls, "wall_s": round(r.wall_s, 2),
         "input_tokens": r.input_tokens, "cached_tokens": r.cached_tokens,
         "output_tokens": r.output_tokens, "tests_restored": r.tests_restored,
-        "exit_code": r.exit_code, "diff": r.diff,
+        "exit_code": r.exit_code, "fixed_by": r.fixed_by, "diff": r.diff,
     }  # fmt: skip
 
 
@@ -59,6 +64,7 @@ class Total:
     task_runs: int
     solved: int
     median_wall_s_per_task: float
+    by_variant: int = 0  # of the solved, how many by kiln's own one-token variant
 
     @property
     def solved_share(self) -> float:
@@ -70,6 +76,7 @@ class Total:
             "task_runs": self.task_runs, "solved": self.solved,
             "solved_share": round(self.solved_share, 3),
             "median_wall_s_per_task": round(self.median_wall_s_per_task, 2),
+            "solved_by_variant": self.by_variant,
         }  # fmt: skip
 
 
@@ -86,6 +93,7 @@ def totals(tasks: list[TaskRuns]) -> list[Total]:
             task_runs=sum(len(t.results) for t in group),
             solved=sum(t.solved for t in group),
             median_wall_s_per_task=statistics.median(t.median("wall_s") for t in group),
+            by_variant=sum(r.solved and r.fixed_by == "variant" for t in group for r in t.results),
         )
         for name, group in groups
     ]
@@ -108,6 +116,7 @@ def table(tasks: list[TaskRuns]) -> str:
     for total in totals(tasks):
         lines.append(
             f"{total.split}: solved {total.solved}/{total.task_runs} task-runs"
-            f" ({total.solved_share:.0%}), median {total.median_wall_s_per_task:.0f}s per task"
+            f" ({total.solved_share:.0%}; {total.by_variant} by kiln's variants), median"
+            f" {total.median_wall_s_per_task:.0f}s per task"
         )
     return "\n".join(lines)

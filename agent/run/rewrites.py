@@ -1,17 +1,20 @@
 """A small model's first try: rewrite the suspect functions, and let the tests judge.
 
 Before the first request of a run whose tests fail, kiln asks the small model to rewrite
-each function the failing tests lead to (agent/prompts/rewrite.py), one at a time: first
-each at temperature 0, then again sampled, up to the profile's candidate count. Each
-rewrite is put in place of its function on the workspace as it was, and the tests run. The
-first that makes them all pass is kept and the run is done; the tests, not the model,
-said so. If none does, the workspace goes back as it was and the usual loop starts, with
-its own candidates after a failing fix.
+each function the failing tests lead to (agent/prompts/rewrite.py), one at a time, at
+temperature 0. Then it tries its own one-token variants of those functions and of the
+constants they read (agent/prompts/variants.py), with a sampled rewrite every few, up to
+the profile's candidate count. Each candidate is put in place of its function on the
+workspace as it was, and the tests run. The first that makes them all pass is kept and
+the run is done; the tests, not the model, said so. If none does, the workspace goes back
+as it was and the usual loop starts, with its own candidates after a failing fix.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+from dataclasses import dataclass
 
 from agent import tools
 from agent.events import (
@@ -23,9 +26,10 @@ from agent.events import (
     StopReason,
 )
 from agent.llm.base import Message
-from agent.prompts.briefing import Briefing
+from agent.prompts.briefing import Briefing, read_texts
 from agent.prompts.imports import stdlib_imports_added
 from agent.prompts.rewrite import Suspect, rewrite_request, rewritten
+from agent.prompts.variants import Variant, constants, variants
 from agent.run.checks import candidate_count, candidates_allowed, record_tests
 from agent.run.core import Run
 from agent.run.sampling import ask_once
@@ -34,7 +38,8 @@ from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
 from sandbox.base import SandboxError
 
-WALL_CLOCK_SHARE = 0.5  # at most this much of the run's time: the loop gets the rest
+WALL_CLOCK_SHARE = 0.7  # at most this much of the run's time: the loop gets the rest
+VARIANTS_PER_SAMPLE = 8  # a sampled rewrite costs about as long as this many test runs
 
 
 async def rewrite_first(run: Run) -> None:
@@ -48,66 +53,132 @@ async def rewrite_first(run: Run) -> None:
     await run.deps.before_change()
     run.enter(Phase.EDIT)
     base = await run.sandbox.checkpoint("before rewrites")
-    tried, passing = await _sample(run, plan, base)
-    if passing is None:
+    tried, kept = await _sample(run, plan, base)
+    if kept is None:
         run.emit(CandidatesTried(tried, 0, "", rewrites=True))
         await run.sandbox.restore(base)
         return
-    await _keep(run, *passing, tried)  # sampling stops at the first that passes: it is in place
+    await _keep(run, kept, tried)  # sampling stops at the first that passes: it is in place
 
 
-async def _sample(
-    run: Run, plan: Briefing, base: str
-) -> tuple[int, tuple[Suspect, TestDigest] | None]:
-    """Rewrites until one passes, the count is reached or the time share is spent: how
-    many were tried, and the one that passes with its tests."""
-    profile, limits = run.deps.client.profile, run.settings.limits
-    budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
-    suspects = plan.suspects
-    tried = 0
-    seen: set[tuple[str, str]] = set()
-    for attempt in range(candidate_count(run)):
-        if budget is not None and run.state.elapsed > budget:
-            break
-        greedy = attempt < len(suspects)  # the likeliest reply of each first
-        suspect = suspects[attempt if greedy else _likelier(attempt, len(suspects))]
-        completion = await ask_once(
-            run,
-            rewrite_request(plan.context, plan.failure, suspect),
-            [],
-            max_tokens=_reply_tokens(suspect),
-            temperature=0.0 if greedy else profile.candidate_temperature,
-        )
-        new = rewritten(completion.message.content, suspect) if completion else None
-        if new is None or (suspect.path, new) in seen:
-            continue
-        seen.add((suspect.path, new))
-        await run.sandbox.restore(base)
+class _Tries:
+    """Puts each candidate text in place of its suspect on the base workspace and runs the
+    tests: the one thing every kind of candidate shares."""
+
+    def __init__(self, run: Run, base: str) -> None:
+        self.run, self.base = run, base
+        self.tried = 0
+        self.seen: set[tuple[str, str]] = set()
+
+    async def passes(self, suspect: Suspect, new: str, imports: bool = False) -> TestDigest | None:
+        """The tests' report if `new` makes them all pass, else None (also for a repeat)."""
+        if (suspect.path, new) in self.seen:
+            return None
+        self.seen.add((suspect.path, new))
+        run = self.run
+        await run.sandbox.restore(self.base)
         edit = {"path": suspect.path, "old_text": suspect.text, "new_text": new}
         applied = await tools.call(run.tool_context, "edit_file", edit)
-        if not applied.ok:  # a syntax error, say: the edit tool refused it
-            continue
-        await _add_imports(run, suspect.path)
+        if not applied.ok:
+            return None
+        if imports:
+            await _add_imports(run, suspect.path)
         report = await run_test_command(run.tool_context)
-        tried += 1
-        if report.ok:
-            return tried, (suspect, report)
-    return tried, None
+        self.tried += 1
+        return report if report.ok else None
 
 
-async def _keep(run: Run, suspect: Suspect, report: TestDigest, tried: int) -> None:
+async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | None]:
+    """Candidates until one passes, or the count and variants run out, or the time share
+    is spent: the model's likeliest rewrite of each suspect, then kiln's one-token variants
+    with a sampled rewrite every few. How many were tried, and the one that passes."""
+    limits = run.settings.limits
+    budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
+    suspects, count = plan.suspects, candidate_count(run)
+    tries = _Tries(run, base)
+
+    def spent() -> bool:
+        return budget is not None and run.state.elapsed > budget
+
+    async def rewrite(suspect: Suspect, temperature: float) -> _Kept | None:
+        new = await _rewrite(run, plan, suspect, temperature)
+        report = await tries.passes(suspect, new, imports=True) if new else None
+        return (
+            _Kept(suspect, report, f"rewrote {suspect.name} in {suspect.path}") if report else None
+        )
+
+    for suspect in suspects[:count]:  # the likeliest reply of each first
+        if spent():
+            return tries.tried, None
+        if kept := await rewrite(suspect, 0.0):
+            return tries.tried, kept
+    texts = await read_texts(run.sandbox, sorted({s.path for s in suspects}))
+    pending = variants(constants(list(suspects), texts))
+    samples = range(len(suspects), count)
+    for attempt in itertools.count(len(suspects)):
+        if spent():
+            break
+        batch = list(itertools.islice(pending, VARIANTS_PER_SAMPLE))
+        for variant in batch:
+            report = await tries.passes(variant.suspect, variant.text)
+            if report:
+                return tries.tried, _Kept(variant.suspect, report, _changed(variant), kiln=True)
+            if spent():
+                return tries.tried, None
+        if attempt in samples:
+            temperature = run.deps.client.profile.candidate_temperature
+            suspect = suspects[_likelier(attempt, len(suspects))]
+            if kept := await rewrite(suspect, temperature):
+                return tries.tried, kept
+        elif not batch:
+            break
+    return tries.tried, None
+
+
+@dataclass(frozen=True)
+class _Kept:
+    suspect: Suspect
+    report: TestDigest
+    label: str  # what was changed, for the person
+    kiln: bool = False  # one of kiln's own variants, not a reply of the model
+
+
+async def _rewrite(run: Run, plan: Briefing, suspect: Suspect, temperature: float) -> str | None:
+    """The model's rewrite of `suspect`, or None without a usable one."""
+    completion = await ask_once(
+        run,
+        rewrite_request(plan.context, plan.failure, suspect),
+        [],
+        max_tokens=_reply_tokens(suspect),
+        temperature=temperature,
+    )
+    return rewritten(completion.message.content, suspect) if completion else None
+
+
+async def _keep(run: Run, kept: _Kept, tried: int) -> None:
     state, deps = run.state, run.deps
-    run.emit(CandidatesTried(tried, 1, f"rewrote {suspect.name} in {suspect.path}", rewrites=True))
-    record_tests(run, report)
+    run.emit(CandidatesTried(tried, 1, kept.label, rewrites=True, by_kiln=kept.kiln))
+    record_tests(run, kept.report)
     state.edited = True
     deps.last_diff = await run.sandbox.diff()
     run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
     label = "rewrite that passes"
     run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
-    summary = f"Rewrote `{suspect.name}` in {suspect.path}; the tests pass."
+    summary = f"{kept.label[0].upper()}{kept.label[1:]}; the tests pass."
     run.emit(AssistantMessage(summary))
     run.conversation.add_assistant(Message("assistant", summary))
     raise Stop(StopReason.DONE, summary)
+
+
+def _changed(variant: Variant) -> str:
+    """`changed `a - b` to `a + b` in total (calc.py)`, each line cut to a readable length."""
+    before, after = (_short(line) for line in (variant.before, variant.after))
+    suspect = variant.suspect
+    return f"changed `{before}` to `{after}` in {suspect.name} ({suspect.path})"
+
+
+def _short(line: str, most: int = 70) -> str:
+    return line if len(line) <= most else line[: most - 3] + "..."
 
 
 async def _add_imports(run: Run, path: str) -> None:

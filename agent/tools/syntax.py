@@ -79,6 +79,13 @@ def _error_lines(source: bytes, language: str) -> list[int] | None:
     return sorted(set(lines))
 
 
+def error_count(path: str, source: bytes) -> int:
+    """How many broken regions tree-sitter finds in `source`; 0 without a grammar."""
+    language = language_for(path)
+    lines = _error_lines(source, language) if language else None
+    return len(lines or [])
+
+
 def introduced_errors(path: str, before: bytes | None, after: bytes) -> str:
     """A note for the model naming syntax errors present after the edit but not before."""
     language = language_for(path)

@@ -24,11 +24,12 @@ from agent.settings.config import load_settings
 from tests.conftest import make_git_repo
 from tests.core.conftest import ScriptedPerson
 
-# The usual layout: the package re-exports; the tested function is right, what it calls is not.
+# The usual layout: the package re-exports; the tested function is right, what it calls is
+# not, and in a way no one-token variant of kiln's own fixes: only a rewrite does.
 PACKAGE = {
     "shapes/__init__.py": "from shapes.ops import quadruple\n\n__all__ = ['quadruple']\n",
     "shapes/ops.py": (
-        "def double(x):\n    return x * 3\n\n\ndef quadruple(x):\n    return double(double(x))\n"
+        "def double(x):\n    return x + x + x\n\n\ndef quadruple(x):\n    return double(double(x))\n"
     ),
     "tests/__init__.py": "",
     "tests/test_ops.py": (
@@ -74,12 +75,12 @@ async def test_a_rewrite_that_passes_ends_the_run(docker_ready: None, tmp_path: 
     assert tried.chosen == "rewrote double in shapes/ops.py"
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.status == "done"
-    assert "-    return x * 3\n+    return x * 2" in diff and "double(x) * 2" not in diff
+    assert "-    return x + x + x\n+    return x * 2" in diff and "double(x) * 2" not in diff
     # Each rewrite shows the one function last, its lines named; the likeliest reply first.
     asks = [r.body["messages"][-1]["content"] for r in requests]
     assert "`quadruple` (shapes/ops.py, lines 5-6)" in asks[0]
     assert "`double` (shapes/ops.py, lines 1-2)" in asks[1]
-    assert "```python\ndef double(x):\n    return x * 3\n```" in asks[1]
+    assert "```python\ndef double(x):\n    return x + x + x\n```" in asks[1]
     assert [r.body.get("temperature") for r in requests] == [0.0, 0.0]
     assert len(requests) == 2  # done: the agent loop never needed a request
 
@@ -90,14 +91,16 @@ async def test_failing_rewrites_are_undone_before_the_loop(
     repo = make_git_repo(tmp_path / "repo", PACKAGE)
     wrong = block("def double(x):\n    return x * 4\n")
     fix = {"tool_calls": [{"name": "edit_file", "arguments": {
-        "path": "shapes/ops.py", "old_text": "x * 3", "new_text": "x + x"}}]}  # fmt: skip
+        "path": "shapes/ops.py", "old_text": "x + x + x", "new_text": "x + x"}}]}  # fmt: skip
     finish = {"tool_calls": [{"name": "finish", "arguments": {"summary": "double doubles"}}]}
     # The third reply rewrites another function than the one asked for: not tried.
     script = [block("def quadruple(x):\n    return x\n"), wrong, wrong, fix, finish]
     events, diff, requests = await _run(repo, script)
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
-    assert (tried.tried, tried.passing, tried.chosen) == (2, 0, "")
-    assert candidates_line(tried) == "Tried 2 fixes: 0 pass; none kept, the model goes on."
+    # Two rewrites, then kiln's 10 variants (6 of quadruple's line, 4 of double's); the
+    # sampled third reply rewrites double when quadruple was asked for: not run.
+    assert (tried.tried, tried.passing, tried.chosen) == (12, 0, "")
+    assert candidates_line(tried) == "Tried 12 fixes: 0 pass; none kept, the model goes on."
     assert events[-1].status == "done"
     # The model's own edit applied to the code as it was: no rewrite is left in the diff.
     assert "+    return x + x" in diff and "x * 4" not in diff and "return x\n" not in diff

@@ -1,0 +1,173 @@
+"""One-token variants of a suspect function: kiln's own candidates, judged by the tests.
+
+Many bugs a test catches are one token wrong: `-` for `+`, `min` for `max`, `<` for `<=`,
+a constant off by one, two names swapped, a `- 1` left out. A small model asked to
+rewrite such a function often writes it back unchanged: it reads as right. Trying each
+such change to the suspect lines costs one test run and no request, so kiln tries them
+after the model's own rewrites; the tests decide, and the person sees the one-line diff.
+
+This is classic mutation-based repair, kept to changes that are each one edit of one line.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from agent.prompts.rewrite import Suspect
+from agent.tools.syntax import error_count
+
+MAX_VARIANTS = 400  # a long suspect list is cut by the run's clock long before this
+_SWAPS = [
+    (r"(?<![+\-*/=<>!])\+(?![+=])", "-"),
+    (r"(?<![+\-*/=<>!eE])-(?![-=>])", "+"),
+    (r"(?<![*/])\*(?![*=])", "/"),
+    (r"(?<![*/])/(?![/=*])", "*"),
+    (r"\+=", "-="),
+    (r"-=", "+="),
+    (r"<=", "<"),
+    (r">=", ">"),
+    (r"<(?![=<])", "<="),
+    (r">(?![=>])", ">="),
+    (r"<=", ">="),
+    (r">=", "<="),
+    (r"(?<![<>=!])<(?![=<])", ">"),
+    (r"(?<![<>=!-])>(?![=>])", "<"),
+    (r"===", "!=="),
+    (r"!==", "==="),
+    (r"(?<![=!])==(?!=)", "!="),
+    (r"!=(?!=)", "=="),
+    (r"\bmin\b", "max"),
+    (r"\bmax\b", "min"),
+    (r"\band\b", "or"),
+    (r"\bor\b", "and"),
+    (r"&&", "||"),
+    (r"\|\|", "&&"),
+    (r"\bTrue\b", "False"),
+    (r"\bFalse\b", "True"),
+    (r"\btrue\b", "false"),
+    (r"\bfalse\b", "true"),
+    (r"\bnot ", ""),
+    (r"!(?!=)", ""),
+    (r" [+-] 1\b", ""),
+]
+_INT = re.compile(r"(?<![\w.])\d+(?![\w.])")
+_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
+_SKIP = re.compile(r"\s*(#|//|/\*|\*|\"\"\"|'''|def |async def |function |class |@)")
+# `NAME = 3` / `const NAME = /x/;`: a module-level constant a function reads
+_CONSTANT = re.compile(
+    r"^(?:export\s+)?(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w*)\s*(?::[^=]+)?=\s*\S"
+)
+
+
+@dataclass(frozen=True)
+class Variant:
+    suspect: Suspect
+    text: str  # the suspect's new text
+    before: str  # the line as it was, stripped
+    after: str  # the line as it becomes, stripped
+
+
+def variants(suspects: list[Suspect]) -> Iterator[Variant]:
+    """Each one-token change to each suspect's lines, the likeliest suspect first, without
+    repeats and without changes that break the syntax."""
+    made = 0
+    for suspect in suspects:
+        lines = suspect.text.split("\n")
+        broken = _errors(suspect, suspect.text)
+        seen: set[str] = set()
+        for number, line in enumerate(lines):
+            if _SKIP.match(line) or not line.strip():
+                continue
+            for changed in line_variants(line, suspect.language):
+                text = "\n".join([*lines[:number], changed, *lines[number + 1 :]])
+                if text in seen or _errors(suspect, text) > broken:
+                    continue
+                seen.add(text)
+                yield Variant(suspect, text, line.strip(), changed.strip())
+                made += 1
+                if made >= MAX_VARIANTS:
+                    return
+
+
+def line_variants(line: str, language: str = "python") -> list[str]:
+    """`line` with one token changed, in a fixed order: operators, numbers, then swaps."""
+    code, comment = _split_comment(line, "#" if language in ("python", "ruby", "") else "//")
+    out: list[str] = []
+
+    def add(changed: str) -> None:
+        if changed != code and changed not in out:
+            out.append(changed)
+
+    for pattern, replacement in _SWAPS:
+        for match in re.finditer(pattern, code):
+            if not _in_string(code, match.start()):
+                add(code[: match.start()] + replacement + code[match.end() :])
+    for match in _INT.finditer(code):  # in strings too: `-{3,}` in a pattern is a bug like 3
+        value = int(match.group())
+        for other in (value + 1, value - 1):
+            if other >= 0:
+                add(code[: match.start()] + str(other) + code[match.end() :])
+    for match in re.finditer(r"(?<=[\w)\]])[)\]]", code):  # `f(x)` -> `f(x - 1)`, not `f( - 1)`
+        if not _in_string(code, match.start()):
+            for tail in (" - 1", " + 1"):
+                add(code[: match.start()] + tail + code[match.start() :])
+    returned = re.match(r"(\s*return\s+)(.+?)(;?)$", code)
+    if returned:
+        head, expression, end = returned.groups()
+        for tail in (" - 1", " + 1"):
+            add(f"{head}({expression}){tail}{end}")
+    for a, b in _pairs(list(_STRING.finditer(code))):
+        add(code[: a.start()] + b.group() + code[a.end() : b.start()] + a.group() + code[b.end() :])
+    for match in re.finditer(r"(?<![\w.])([\w.]+)(\s*[-/]\s*)([\w.]+)(?![\w.(\[])", code):
+        left, op, right = match.groups()
+        if not _in_string(code, match.start()) and _NAME.fullmatch(left) and left != right:
+            add(code[: match.start()] + right + op + left + code[match.end() :])
+    return [changed + comment for changed in out]
+
+
+def constants(suspects: list[Suspect], texts: dict[str, str]) -> list[Suspect]:
+    """Module-level constants the suspects read (`MULTIPLIER = 3`), each as a one-line
+    suspect of its own, placed right after the first suspect that reads it."""
+    placed: list[Suspect] = []
+    taken: set[tuple[str, int]] = set()
+    for suspect in suspects:
+        placed.append(suspect)
+        for number, line in enumerate(texts.get(suspect.path, "").split("\n"), 1):
+            match = _CONSTANT.match(line)
+            if (
+                not match
+                or (suspect.path, number) in taken
+                or line.rstrip().endswith(("(", "{", "["))
+            ):
+                continue
+            if re.search(rf"\b{re.escape(match.group(1))}\b", suspect.text):
+                taken.add((suspect.path, number))
+                placed.append(Suspect(suspect.path, match.group(1), number, number, line))
+    return placed
+
+
+def _errors(suspect: Suspect, text: str) -> int:
+    return error_count(suspect.path, textwrap.dedent(text).encode())
+
+
+def _split_comment(line: str, marker: str) -> tuple[str, str]:
+    """The code of `line` and its trailing comment, which no variant touches."""
+    for match in re.finditer(rf"\s+{re.escape(marker)}", line):
+        if not _in_string(line, match.start()):
+            return line[: match.start()], line[match.start() :]
+    return line, ""
+
+
+def _in_string(line: str, index: int) -> bool:
+    return any(m.start() < index < m.end() - 1 for m in _STRING.finditer(line))
+
+
+def _pairs(items: list[re.Match[str]]) -> Iterator[tuple[re.Match[str], re.Match[str]]]:
+    for i, first in enumerate(items):
+        for second in items[i + 1 :]:
+            if first.group() != second.group():
+                yield first, second

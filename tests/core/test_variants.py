@@ -1,0 +1,132 @@
+"""Must hold: after the model's own rewrites fail, kiln tries one-token variants of the
+suspect functions and of the constants they read; the tests pick the one kept, the person
+is told what changed and that it was kiln's change, and nothing else is left changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent.events import CandidatesTried, Finished
+from agent.present import candidates_line
+from agent.prompts.rewrite import Suspect
+from agent.prompts.variants import constants, line_variants, variants
+from tests.conftest import make_git_repo
+from tests.core.test_rewrites import _run, block
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("    return a - b", "    return a + b"),
+        ("    weight = min(kg, vol)", "    weight = max(kg, vol)"),
+        ("    return (total + per_page) // per_page", "    return (total + per_page - 1) // per_page"),
+        ("    if n <= limit:", "    if n < limit:"),
+        ('    return x * UNITS["litre"] / UNITS["gallon"]', '    return x * UNITS["gallon"] / UNITS["litre"]'),
+        ('DASHES = re.compile(r"-{3,}")', 'DASHES = re.compile(r"-{2,}")'),  # a count in a pattern
+        ("  if (a && !b) { return x; }", "  if (a || !b) { return x; }"),
+        ("    return self.balance - self.limit()", "    return self.balance + self.limit()"),
+    ],
+)  # fmt: skip
+def test_the_fix_is_among_the_line_variants(line: str, expected: str) -> None:
+    language = "javascript" if "{" in line else "python"
+    assert expected in line_variants(line, language)
+
+
+def test_variants_leave_comments_alone_and_do_not_make_nonsense() -> None:
+    python = line_variants("    return total // size  # whole pages - 1", "python")
+    assert python and all(v.endswith("  # whole pages - 1") for v in python)
+    assert "    return total / size  # whole pages - 1" not in python  # `//` is one operator
+    called = line_variants("    return self.balance - self.limit()", "python")
+    assert not any("( - 1)" in v or "limit - self.balance()" in v for v in called)
+    javascript = line_variants("  return a - b; // a - b", "javascript")
+    assert javascript and all(v.endswith("; // a - b") for v in javascript)
+
+
+def test_variants_keep_the_syntax_and_come_likeliest_suspect_first() -> None:
+    first = Suspect("m.py", "f", 1, 2, "def f(a, b):\n    return a - b")
+    second = Suspect("m.py", "g", 4, 5, "def g(x):\n    return x < 3")
+    made = list(variants([first, second]))
+    assert [v.suspect.name for v in made][:3] == ["f", "f", "f"]
+    assert made[-1].suspect.name == "g"
+    assert ("return a - b", "return a + b") in {(v.before, v.after) for v in made}
+    assert all(v.text.startswith("def ") for v in made)  # the `def` line is never changed
+    assert len({v.text for v in made}) == len(made)
+
+
+def test_constants_a_suspect_reads_follow_it() -> None:
+    source = 'MULTIPLIER = 3\nNAME: str = "x"\nUNUSED = 9\nTABLE = {\n}\n\n\ndef delay(n):\n    return MULTIPLIER ** n * TABLE\n'
+    delay = Suspect("b.py", "delay", 8, 9, "def delay(n):\n    return MULTIPLIER ** n * TABLE")
+    placed = constants([delay], {"b.py": source})
+    assert [(s.name, s.line, s.text) for s in placed] == [
+        ("delay", 8, delay.text),
+        ("MULTIPLIER", 1, "MULTIPLIER = 3"),
+    ]  # UNUSED is not read; TABLE spans lines, so it is no one-line constant
+
+
+# The tested function is right; what it calls has `-` for `+`; the model only ever writes
+# the function back unchanged.
+ACCOUNTS = {
+    "bank/__init__.py": "from bank.account import can_withdraw\n",
+    "bank/account.py": (
+        "OVERDRAFT = 100\n\n\ndef available(balance):\n    return balance - OVERDRAFT\n\n\n"
+        "def can_withdraw(balance, amount):\n    return amount <= available(balance)\n"
+    ),
+    "tests/__init__.py": "",
+    "tests/test_account.py": (
+        "import unittest\n\nfrom bank import can_withdraw\n\n\n"
+        "class T(unittest.TestCase):\n    def test_overdraft(self):\n"
+        "        self.assertTrue(can_withdraw(50, 120))\n"
+        "        self.assertFalse(can_withdraw(50, 160))\n"
+    ),
+}
+
+
+async def test_a_variant_that_passes_is_kept_when_no_rewrite_does(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", ACCOUNTS)
+    unchanged = block(
+        "def can_withdraw(balance, amount):\n    return amount <= available(balance)\n"
+    )
+    same = block("def available(balance):\n    return balance - OVERDRAFT\n")
+    events, diff, requests = await _run(repo, [unchanged, same])
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert tried.passing == 1 and tried.by_kiln
+    assert (
+        tried.chosen
+        == "changed `return balance - OVERDRAFT` to `return balance + OVERDRAFT` in available (bank/account.py)"
+    )
+    assert candidates_line(tried).startswith(f"Tried {tried.tried} fixes: 1 passes; kept changed")
+    finished = events[-1]
+    assert isinstance(finished, Finished) and finished.status == "done"
+    assert finished.summary.startswith("Changed `return balance - OVERDRAFT`")
+    # One line changed, and nothing of the failed variants left behind.
+    assert diff.count("\n+") - diff.count("\n+++") == 1
+    assert "+    return balance + OVERDRAFT" in diff
+    assert len(requests) == 2  # the two greedy rewrites; no agent step was needed
+
+
+async def test_a_wrong_constant_the_suspect_reads_is_varied_too(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    files = {
+        "backoff.py": "MULTIPLIER = 3\n\n\ndef delays(n):\n    return [MULTIPLIER**i for i in range(n)]\n",
+        "test_backoff.py": (
+            "import unittest\n\nfrom backoff import delays\n\n\n"
+            "class T(unittest.TestCase):\n    def test_doubles(self):\n"
+            "        self.assertEqual(delays(4), [1, 2, 4, 8])\n"
+        ),
+    }  # fmt: skip
+    repo = make_git_repo(tmp_path / "repo", files)
+    same = block("def delays(n):\n    return [MULTIPLIER**i for i in range(n)]\n")
+    events, diff, _ = await _run(repo, [same])
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert (
+        tried.by_kiln
+        and tried.chosen
+        == "changed `MULTIPLIER = 3` to `MULTIPLIER = 2` in MULTIPLIER (backoff.py)"
+    )
+    assert events[-1].status == "done"
+    assert "-MULTIPLIER = 3\n+MULTIPLIER = 2" in diff
