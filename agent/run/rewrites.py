@@ -39,7 +39,12 @@ from agent.tools.testdigest import TestDigest
 from sandbox.base import SandboxError
 
 WALL_CLOCK_SHARE = 0.7  # at most this much of the run's time: the loop gets the rest
+REWRITE_ROUNDS = 2
 VARIANTS_PER_SAMPLE = 8  # a sampled rewrite costs about as long as this many test runs
+# A candidate's tests may take this many times as long as the failing run before it is
+# taken for hanging (an off-by-one can loop forever), and at least MIN_TESTS_S.
+TESTS_SLOWDOWN = 5
+MIN_TESTS_S = 15.0
 
 
 async def rewrite_first(run: Run) -> None:
@@ -65,8 +70,9 @@ class _Tries:
     """Puts each candidate text in place of its suspect on the base workspace and runs the
     tests: the one thing every kind of candidate shares."""
 
-    def __init__(self, run: Run, base: str) -> None:
+    def __init__(self, run: Run, base: str, tests_s: float) -> None:
         self.run, self.base = run, base
+        self.timeout_s = max(MIN_TESTS_S, TESTS_SLOWDOWN * tests_s)
         self.tried = 0
         self.seen: set[tuple[str, str]] = set()
 
@@ -83,7 +89,7 @@ class _Tries:
             return None
         if imports:
             await _add_imports(run, suspect.path)
-        report = await run_test_command(run.tool_context)
+        report = await run_test_command(run.tool_context, timeout_s=self.timeout_s)
         self.tried += 1
         return report if report.ok else None
 
@@ -95,7 +101,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
     limits = run.settings.limits
     budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
     suspects, count = plan.suspects, candidate_count(run)
-    tries = _Tries(run, base)
+    tries = _Tries(run, base, plan.tests_s)
 
     def spent() -> bool:
         return budget is not None and run.state.elapsed > budget
@@ -114,7 +120,9 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
             return tries.tried, kept
     texts = await read_texts(run.sandbox, sorted({s.path for s in suspects}))
     pending = variants(constants(list(suspects), texts))
-    samples = range(len(suspects), count)
+    # Twice the count: after rewrites the small model's own loop rarely fixes what they
+    # did not, so the requests are better spent here.
+    samples = range(len(suspects), REWRITE_ROUNDS * count)
     for attempt in itertools.count(len(suspects)):
         if spent():
             break

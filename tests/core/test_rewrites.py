@@ -93,18 +93,18 @@ async def test_failing_rewrites_are_undone_before_the_loop(
     fix = {"tool_calls": [{"name": "edit_file", "arguments": {
         "path": "shapes/ops.py", "old_text": "x + x + x", "new_text": "x + x"}}]}  # fmt: skip
     finish = {"tool_calls": [{"name": "finish", "arguments": {"summary": "double doubles"}}]}
-    # The third reply rewrites another function than the one asked for: not tried.
-    script = [block("def quadruple(x):\n    return x\n"), wrong, wrong, fix, finish]
+    # The sampled replies (2 x 3 candidates, less the 2 greedy ones) rewrite another
+    # function than the one asked for, or repeat one: not tried.
+    script = [block("def quadruple(x):\n    return x\n"), wrong, *[wrong] * 4, fix, finish]
     events, diff, requests = await _run(repo, script)
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
-    # Two rewrites, then kiln's 10 variants (6 of quadruple's line, 4 of double's); the
-    # sampled third reply rewrites double when quadruple was asked for: not run.
+    # Two rewrites, then kiln's 10 variants (6 of quadruple's line, 4 of double's).
     assert (tried.tried, tried.passing, tried.chosen) == (12, 0, "")
     assert candidates_line(tried) == "Tried 12 fixes: 0 pass; none kept, the model goes on."
     assert events[-1].status == "done"
     # The model's own edit applied to the code as it was: no rewrite is left in the diff.
     assert "+    return x + x" in diff and "x * 4" not in diff and "return x\n" not in diff
-    assert requests[3].body.get("tools")  # the loop's own request, with the tools
+    assert requests[6].body.get("tools")  # the loop's own request, with the tools
 
 
 SUSPECT = Suspect("bank/base.py", "available", 29, 30, "    def available(self):\n        return 1")

@@ -4,6 +4,7 @@ is told what changed and that it was kiln's change, and nothing else is left cha
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from agent.events import CandidatesTried, Finished
 from agent.present import candidates_line
 from agent.prompts.rewrite import Suspect
 from agent.prompts.variants import constants, line_variants, variants
+from agent.run import rewrites
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
 
@@ -130,3 +132,27 @@ async def test_a_wrong_constant_the_suspect_reads_is_varied_too(
     )
     assert events[-1].status == "done"
     assert "-MULTIPLIER = 3\n+MULTIPLIER = 2" in diff
+
+
+async def test_a_variant_whose_tests_hang_is_cut_short(
+    docker_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The tested function is right, but its variant `n // 1` never ends; the bug is in
+    # what it calls, tried after it.
+    halvings = (
+        "def halvings(n):\n    count = 0\n    while n > 1:\n        n = n // 2\n"
+        "        count += 1\n    return scale(count)\n"
+    )
+    files = {
+        "bits.py": f"def scale(c):\n    return c * 2\n\n\n{halvings}",
+        "test_bits.py": "import unittest\n\nfrom bits import halvings\n\n\n"
+                        "class T(unittest.TestCase):\n    def test_eight(self):\n"
+                        "        self.assertEqual(halvings(8), 3)\n",
+    }  # fmt: skip
+    monkeypatch.setattr(rewrites, "MIN_TESTS_S", 2.0)  # the configured limit stays 600 s
+    repo = make_git_repo(tmp_path / "repo", files)
+    same = [block(halvings), block("def scale(c):\n    return c * 2\n")]
+    events, diff, _ = await asyncio.wait_for(_run(repo, same), 90)
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert tried.chosen == "changed `return c * 2` to `return c * 1` in scale (bits.py)"
+    assert events[-1].status == "done" and "+    return c * 1\n" in diff
