@@ -79,8 +79,11 @@ def variants(suspects: list[Suspect]) -> Iterator[Variant]:
         lines = suspect.text.split("\n")
         broken = _errors(suspect, suspect.text)
         seen: set[str] = set()
+        quoted = False  # inside a docstring or other triple-quoted text
         for number, line in enumerate(lines):
-            if _SKIP.match(line) or not line.strip():
+            was_quoted = quoted
+            quoted ^= (line.count('"""') + line.count("'''")) % 2 == 1
+            if was_quoted or _SKIP.match(line) or not line.strip():
                 continue
             for changed in line_variants(line, suspect.language):
                 text = "\n".join([*lines[:number], changed, *lines[number + 1 :]])

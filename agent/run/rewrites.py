@@ -4,7 +4,7 @@ Before the first request of a run whose tests fail, kiln asks the small model to
 each function the failing tests lead to (agent/prompts/rewrite.py), one at a time, at
 temperature 0. Then it tries its own one-token variants of those functions and of the
 constants they read (agent/prompts/variants.py), with a sampled rewrite every few, up to
-the profile's candidate count. Each candidate is put in place of its function on the
+twice the profile's candidate count. Each candidate is put in place of its function on the
 workspace as it was, and the tests run. The first that makes them all pass is kept and
 the run is done; the tests, not the model, said so. If none does, the workspace goes back
 as it was and the usual loop starts, with its own candidates after a failing fix.
@@ -104,6 +104,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
     budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
     suspects, count = plan.suspects, candidate_count(run)
     tries = _Tries(run, base, plan.tests_s)
+    texts = await read_texts(run.sandbox, sorted({s.path for s in suspects}))  # as at base
 
     def spent() -> bool:
         return budget is not None and run.state.elapsed > budget
@@ -120,7 +121,6 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
             return tries.tried, None
         if kept := await rewrite(suspect, 0.0):
             return tries.tried, kept
-    texts = await read_texts(run.sandbox, sorted({s.path for s in suspects}))
     pending = variants(constants(list(suspects), texts))
     # Twice the count: after rewrites the small model's own loop rarely fixes what they
     # did not, so the requests are better spent here.

@@ -54,6 +54,10 @@ def test_variants_keep_the_syntax_and_come_likeliest_suspect_first() -> None:
     assert made[-1].suspect.name == "g"
     assert ("return a - b", "return a + b") in {(v.before, v.after) for v in made}
     assert all(v.text.startswith("def ") for v in made)  # the `def` line is never changed
+    documented = Suspect(
+        "m.py", "h", 1, 5, 'def h(a):\n    """Half of a,\n    less 1."""\n    return a - 1'
+    )
+    assert {v.before for v in variants([documented])} == {"return a - 1"}
     assert len({v.text for v in made}) == len(made)
 
 
