@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agent.context.tags import FileRecord, extract_tags
+from agent.context.tags import FileRecord, Tag, extract_tags
 
 MAX_DEFINERS = 3  # a name defined in more files than this is too generic to follow
 MAX_FOUND = 8
@@ -44,6 +44,17 @@ def failing_test_names(failing: tuple[str, ...] | list[str]) -> set[str]:
     return names
 
 
+def failing_test_classes(failing: tuple[str, ...] | list[str]) -> dict[str, set[str]]:
+    """For each failing test method, the classes it failed in: `tests.test_a.T.test_x`
+    and `tests/test_a.py::T::test_x` give {"test_x": {"T"}}. Suites often repeat a name
+    (`test_basic` in each class); only the failing class's one counts."""
+    owners: dict[str, set[str]] = {}
+    for entry in failing:
+        for owner, name in re.findall(r"([A-Z]\w*)(?:\.|::)(test\w*)", entry):
+            owners.setdefault(name, set()).add(owner)
+    return owners
+
+
 def definitions_for_tests(
     records: dict[str, FileRecord],
     test_files: dict[str, bytes],
@@ -54,7 +65,7 @@ def definitions_for_tests(
     """Definitions outside the tests that the failing tests use, then what those use."""
     definers: dict[str, list[tuple[str, int, int, str]]] = {}
     for path, (definitions, _) in records.items():
-        if is_test(path):
+        if is_test(path) or path.endswith(".pyi"):  # a stub only repeats the signatures
             continue
         for name, kind, line, end, _sig in definitions:
             definers.setdefault(name, []).append((path, line, end, kind))
@@ -96,9 +107,7 @@ def _names_used(
     tags = extract_tags(path, data)
     ranges = [within] if within else []
     if test_names or titles:
-        ranges = [
-            (t.line, t.end_line) for t in tags if t.kind == "def" and t.name in (test_names or ())
-        ]
+        ranges = _failing_spans(tags, test_names or set(), failing_test_classes(titles))
         # A failing test method's class may hold the helpers and setUp it uses.
         ranges = ranges or _titled_spans(data.decode("utf-8", "replace"), titles)
     names: list[str] = []
@@ -110,6 +119,23 @@ def _names_used(
         if tag.name not in names:
             names.append(tag.name)
     return names
+
+
+def _failing_spans(
+    tags: list[Tag], names: set[str], owners: dict[str, set[str]]
+) -> list[tuple[int, int]]:
+    """The lines of the test functions named `names`, in their failing classes only when
+    this file defines those classes."""
+    classes = [t for t in tags if t.kind == "def" and t.def_kind == "class"]
+    spans: list[tuple[int, int]] = []
+    for tag in tags:
+        if tag.kind != "def" or tag.name not in names:
+            continue
+        mine = [c for c in classes if c.name in owners.get(tag.name, ())]
+        if mine and not any(c.line <= tag.line <= c.end_line for c in mine):
+            continue
+        spans.append((tag.line, tag.end_line))
+    return spans
 
 
 _TEST_CALL = re.compile(r"^\s*(?:test|it|describe)(?:\.\w+)?\(")

@@ -110,3 +110,28 @@ def test_a_test_named_by_a_string_leads_to_what_it_calls_and_a_method_to_its_cal
     assert "unrelated" not in names  # only the failing test's lines are followed
     assert names["total"] == (0, "") and names["discount"] == (1, "total")
     assert names["cents"] == (1, "add")  # the method that calls it, not its class
+
+
+def test_a_test_name_repeated_in_many_classes_is_followed_only_in_the_failing_one(
+    tmp_path: Path,
+) -> None:
+    # As in more-itertools: every test class has a `test_basic`; a stub repeats signatures.
+    files = {
+        "lib/more.py": "def first(xs):\n    return xs[0]\n\n\ndef mark(xs):\n    return xs\n",
+        "lib/more.pyi": "def first(xs): ...\ndef mark(xs): ...\n",
+        "tests/test_shapes.py": (
+            "import unittest\nfrom lib.more import first, mark\n\n\n"
+            "class FirstTests(unittest.TestCase):\n"
+            "    def test_basic(self):\n        self.assertEqual(first([1]), 1)\n\n\n"
+            "class MarkTests(unittest.TestCase):\n"
+            "    def test_basic(self):\n        self.assertEqual(mark([1]), [1])\n"
+        ),
+    }
+    repo = make_git_repo(tmp_path / "repo", files)
+    assert found_in(repo, ("test_basic (tests.test_shapes.MarkTests.test_basic)",)) == [
+        ("lib/more.py", "mark", 0)
+    ]
+    pytest_id = found_in(repo, ("tests/test_shapes.py::FirstTests::test_basic",))
+    assert pytest_id == [("lib/more.py", "first", 0)]
+    # Without a class in the id, every `test_basic` counts.
+    assert {name for _, name, _ in found_in(repo, ("test_basic",))} == {"first", "mark"}
