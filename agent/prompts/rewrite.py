@@ -19,7 +19,8 @@ from agent.context.retrieval import Found
 from agent.context.tags import extract_tags
 from agent.llm.base import Message
 
-MAX_SUSPECTS = 4
+MAX_SUSPECTS = 8  # kiln's own variants cover them all: each costs a test run, no request
+MAX_ASKED = 4  # the model is asked to rewrite the likeliest ones only
 MAX_SUSPECT_LINES = 60  # a longer definition is rewritten badly and slowly by a small model
 SYSTEM = "You are an expert programmer. You fix a bug by rewriting one function."
 _FENCE = re.compile(r"```[\w+-]*[ \t]*\n(.*?)(?:```|\Z)", re.S)

@@ -28,7 +28,7 @@ from agent.events import (
 from agent.llm.base import Message
 from agent.prompts.briefing import Briefing, read_texts
 from agent.prompts.imports import stdlib_imports_added
-from agent.prompts.rewrite import Suspect, rewrite_request, rewritten
+from agent.prompts.rewrite import MAX_ASKED, Suspect, rewrite_request, rewritten
 from agent.prompts.variants import Variant, constants, variants
 from agent.run.checks import candidate_count, candidates_allowed, record_tests
 from agent.run.core import Run
@@ -103,6 +103,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
     limits = run.settings.limits
     budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
     suspects, count = plan.suspects, candidate_count(run)
+    asked = suspects[: min(MAX_ASKED, count)]
     tries = _Tries(run, base, plan.tests_s)
     texts = await read_texts(run.sandbox, sorted({s.path for s in suspects}))  # as at base
 
@@ -116,7 +117,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
             _Kept(suspect, report, f"rewrote {suspect.name} in {suspect.path}") if report else None
         )
 
-    for suspect in suspects[:count]:  # the likeliest reply of each first
+    for suspect in asked:  # the likeliest reply of each first
         if spent():
             return tries.tried, None
         if kept := await rewrite(suspect, 0.0):
@@ -124,8 +125,8 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
     pending = variants(constants(list(suspects), texts))
     # Twice the count: after rewrites the small model's own loop rarely fixes what they
     # did not, so the requests are better spent here.
-    samples = range(len(suspects), REWRITE_ROUNDS * count)
-    for attempt in itertools.count(len(suspects)):
+    samples = range(len(asked), REWRITE_ROUNDS * count)
+    for attempt in itertools.count(len(asked)):
         if spent():
             break
         batch = list(itertools.islice(pending, VARIANTS_PER_SAMPLE))
@@ -137,7 +138,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
                 return tries.tried, None
         if attempt in samples:
             temperature = run.deps.client.profile.candidate_temperature
-            suspect = suspects[_likelier(attempt, len(suspects))]
+            suspect = asked[_likelier(attempt, len(asked))]
             if kept := await rewrite(suspect, temperature):
                 return tries.tried, kept
         elif not batch:

@@ -160,3 +160,24 @@ async def test_a_variant_whose_tests_hang_is_cut_short(
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert tried.chosen == "changed `return c * 2` to `return c * 1` in scale (bits.py)"
     assert events[-1].status == "done" and "+    return c * 1\n" in diff
+
+
+async def test_the_model_is_asked_about_the_likeliest_suspects_variants_cover_the_rest(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    wrappers = "".join(f"def f{i}(x):\n    return x\n\n\n" for i in (1, 2, 3))
+    files = {
+        "chain.py": f"{wrappers}def f4(x):\n    return f5(x)\n\n\ndef f5(x):\n    return x - 7\n",
+        "test_chain.py": "import unittest\n\nfrom chain import f1, f2, f3, f4\n\n\n"
+                         "class T(unittest.TestCase):\n    def test_chain(self):\n"
+                         "        self.assertEqual(f1(f2(f3(f4(1)))), 8)\n",
+    }  # fmt: skip
+    repo = make_git_repo(tmp_path / "repo", files)
+    same = [block(f"def f{i}(x):\n    return x\n") for i in (1, 2, 3)]
+    events, diff, requests = await _run(repo, same)
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert tried.chosen == "changed `return x - 7` to `return x + 7` in f5 (chain.py)"
+    asks = [r.body["messages"][-1]["content"] for r in requests]
+    # The profile has 3 candidates: f1 to f3 are asked about; f4 and f5 (what f4 calls,
+    # the fifth suspect) only varied.
+    assert len(asks) == 3 and not any("`f4`" in a or "`f5`" in a for a in asks)
