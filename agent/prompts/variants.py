@@ -6,11 +6,16 @@ rewrite such a function often writes it back unchanged: it reads as right. Tryin
 such change to the suspect lines costs one test run and no request, so kiln tries them
 after the model's own rewrites; the tests decide, and the person sees the one-line diff.
 
-This is classic mutation-based repair, kept to changes that are each one edit of one line.
+A missing empty case is as common and as mechanical: `if not values: return None` at the
+top of a Python function, for each argument and each usual empty answer, is tried too.
+
+This is classic mutation- and template-based repair, kept to changes of one line, or one
+added guard.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 from collections.abc import Iterator
@@ -67,7 +72,7 @@ _CONSTANT = re.compile(
 class Variant:
     suspect: Suspect
     text: str  # the suspect's new text
-    before: str  # the line as it was, stripped
+    before: str  # the line as it was, stripped; "" for a guard added
     after: str  # the line as it becomes, stripped
 
 
@@ -94,6 +99,8 @@ def variants(suspects: list[Suspect]) -> Iterator[Variant]:
                 made += 1
                 if made >= MAX_VARIANTS:
                     return
+        for text, guard in guards(suspect):
+            yield Variant(suspect, text, "", guard)
 
 
 def line_variants(line: str, language: str = "python") -> list[str]:
@@ -130,6 +137,39 @@ def line_variants(line: str, language: str = "python") -> list[str]:
         if not _in_string(code, match.start()) and _NAME.fullmatch(left) and left != right:
             add(code[: match.start()] + right + op + left + code[match.end() :])
     return [changed + comment for changed in out]
+
+
+_EMPTY_ANSWERS = ("return None", "return 0", "return []", 'return ""', "return {}", "return False")
+
+
+def guards(suspect: Suspect) -> list[tuple[str, str]]:
+    """`suspect` with `if not ARG: <empty answer>` as its first statement, for each
+    argument (not self or cls) and answer, with the guard as one line; Python only."""
+    if suspect.language != "python":
+        return []
+    source = textwrap.dedent(suspect.text)
+    try:
+        function = ast.parse(source).body[0]
+    except (SyntaxError, IndexError):
+        return []
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return []
+    args = function.args
+    names = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+    names = [n for n in names if n not in ("self", "cls")]
+    body = function.body
+    documented = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    first = body[1] if documented and len(body) > 1 else body[0]
+    lines = suspect.text.split("\n")
+    at = first.lineno - 1  # the same line in the dedented text and the original
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+    made = []
+    for name in names:
+        answers = [*_EMPTY_ANSWERS, f'raise ValueError("{name} is empty")']
+        for answer in answers:
+            guard = f"{indent}if not {name}:\n{indent}    {answer}"
+            made.append(("\n".join([*lines[:at], guard, *lines[at:]]), f"if not {name}: {answer}"))
+    return made
 
 
 def constants(suspects: list[Suspect], texts: dict[str, str]) -> list[Suspect]:

@@ -182,10 +182,13 @@ async def _keep(run: Run, kept: _Kept, tried: int) -> None:
 
 
 def _changed(variant: Variant) -> str:
-    """`changed `a - b` to `a + b` in total (calc.py)`, each line cut to a readable length."""
+    """`changed `a - b` to `a + b` in total (calc.py)` or `added `if not xs: return 0` to
+    total (calc.py)`, each line cut to a readable length."""
     before, after = (_short(line) for line in (variant.before, variant.after))
-    suspect = variant.suspect
-    return f"changed `{before}` to `{after}` in {suspect.name} ({suspect.path})"
+    where = f"{variant.suspect.name} ({variant.suspect.path})"
+    return (
+        f"changed `{before}` to `{after}` in {where}" if before else f"added `{after}` to {where}"
+    )
 
 
 def _short(line: str, most: int = 70) -> str:

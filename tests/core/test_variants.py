@@ -181,3 +181,41 @@ async def test_the_model_is_asked_about_the_likeliest_suspects_variants_cover_th
     # The profile has 3 candidates: f1 to f3 are asked about; f4 and f5 (what f4 calls,
     # the fifth suspect) only varied.
     assert len(asks) == 3 and not any("`f4`" in a or "`f5`" in a for a in asks)
+
+
+def test_a_missing_empty_case_is_guarded_after_the_docstring() -> None:
+    median = Suspect(
+        "stats.py", "median", 3, 6,
+        '    def median(self, values):\n        """The middle one."""\n'
+        "        ordered = sorted(values)\n        return ordered[len(ordered) // 2]",
+    )  # fmt: skip
+    made = {v.after: v.text for v in variants([median]) if not v.before}
+    assert made["if not values: return None"] == (
+        '    def median(self, values):\n        """The middle one."""\n'
+        "        if not values:\n            return None\n"
+        "        ordered = sorted(values)\n        return ordered[len(ordered) // 2]"
+    )
+    assert 'if not values: raise ValueError("values is empty")' in made
+    assert not any("self" in guard for guard in made)  # never `if not self`
+    js = Suspect("a.js", "median", 1, 3, "function median(values) {\n  return values[0];\n}")
+    assert all(v.before for v in variants([js]))  # guards are for Python only
+
+
+async def test_a_guard_that_passes_is_kept_and_named_as_added(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    median = (
+        "def median(values):\n    ordered = sorted(values)\n    return ordered[len(ordered) // 2]\n"
+    )
+    files = {
+        "stats.py": median,
+        "test_stats.py": "import unittest\n\nfrom stats import median\n\n\n"
+                         "class T(unittest.TestCase):\n    def test_empty(self):\n"
+                         "        self.assertIsNone(median([]))\n",
+    }  # fmt: skip
+    repo = make_git_repo(tmp_path / "repo", files)
+    events, diff, _ = await _run(repo, [block(median)])
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert tried.chosen == "added `if not values: return None` to median (stats.py)"
+    assert events[-1].status == "done"
+    assert "+    if not values:\n+        return None\n" in diff
