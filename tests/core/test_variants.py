@@ -5,6 +5,7 @@ is told what changed and that it was kiln's change, and nothing else is left cha
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -57,7 +58,7 @@ def test_variants_keep_the_syntax_and_come_likeliest_suspect_first() -> None:
     documented = Suspect(
         "m.py", "h", 1, 5, 'def h(a):\n    """Half of a,\n    less 1."""\n    return a - 1'
     )
-    assert {v.before for v in variants([documented])} == {"return a - 1"}
+    assert {v.before for v in variants([documented]) if v.before} == {"return a - 1"}
     assert len({v.text for v in made}) == len(made)
 
 
@@ -174,13 +175,14 @@ async def test_the_model_is_asked_about_the_likeliest_suspects_variants_cover_th
     }  # fmt: skip
     repo = make_git_repo(tmp_path / "repo", files)
     same = [block(f"def f{i}(x):\n    return x\n") for i in (1, 2, 3)]
-    events, diff, requests = await _run(repo, same)
+    events, _, requests = await _run(repo, same)
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert tried.chosen == "changed `return x - 7` to `return x + 7` in f5 (chain.py)"
     asks = [r.body["messages"][-1]["content"] for r in requests]
-    # The profile has 3 candidates: f1 to f3 are asked about; f4 and f5 (what f4 calls,
-    # the fifth suspect) only varied.
-    assert len(asks) == 3 and not any("`f4`" in a or "`f5`" in a for a in asks)
+    # The profile has 3 candidates: f1 to f3 are asked about (greedy, then sampled); f4
+    # and f5 (what f4 calls, the fifth suspect) are only varied.
+    asked = {re.search(r"Fix the bug in `(\w+)`", a).group(1) for a in asks}  # type: ignore[union-attr]
+    assert asked == {"f1", "f2", "f3"}
 
 
 def test_a_missing_empty_case_is_guarded_after_the_docstring() -> None:
