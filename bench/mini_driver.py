@@ -1,8 +1,9 @@
 """Drive mini-swe-agent (its default agent, tool calls, local shell) against a base URL.
 
-Runs under the benchmark's own venv: `python mini_driver.py REPO BASE_URL TASK [TIMING]`.
-With TIMING, the seconds spent inside the environment's `execute` (running the commands,
-subprocess start included) are written there at the end.
+Runs under the benchmark's own venv: `python mini_driver.py REPO BASE_URL TASK [TIMING [MODEL]]`.
+With TIMING (not empty), the seconds spent inside the environment's `execute` (running the
+commands, subprocess start included) are written there at the end. MODEL is the name the
+server is asked for (default "scripted", kiln's scripted test server).
 """
 
 import sys
@@ -15,11 +16,12 @@ from minisweagent.environments.local import LocalEnvironment
 from minisweagent.models.litellm_model import LitellmModel
 
 repo, base_url, task = sys.argv[1:4]
-timing = sys.argv[4] if len(sys.argv) > 4 else None
+timing = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
+model_name = sys.argv[5] if len(sys.argv) > 5 else "scripted"
 config = yaml.safe_load((builtin_config_dir / "mini.yaml").read_text())
 agent_config = {k: v for k, v in config["agent"].items() if k not in ("mode",)}
 model = LitellmModel(
-    model_name="openai/scripted",
+    model_name=f"openai/{model_name}",
     model_kwargs={"api_base": base_url, "api_key": "scripted"},
     cost_tracking="ignore_errors",
     **{k: v for k, v in config.get("model", {}).items() if k != "model_kwargs"},
