@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from agent.settings.config import Settings
 
 QUIT_WINDOW_S = 2.0
+HANG_UP_GRACE_S = 3.0  # after the terminal closed and the session is closed
 T = TypeVar("T")
 KEYS_HELP = [
     "Enter sends · Ctrl+J or Shift+Enter adds a line · Up/Down browse history",
@@ -119,7 +122,7 @@ class KilnApp(App[int]):
     def on_mount(self) -> None:
         # Closing the terminal (SIGHUP) ends kiln as Ctrl+C twice does: the sandbox goes too.
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.action_quit_kiln)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hang_up)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self._theme_ready = True
         self.push_screen(MainScreen(self.meter_state, PromptHistory()))
@@ -419,6 +422,17 @@ class KilnApp(App[int]):
     async def action_quit_kiln(self) -> None:
         await self.close_session()
         self.exit(0)
+
+    @work(exclusive=True, group="quit", exit_on_error=False)
+    async def _hang_up(self) -> None:
+        """The terminal is gone: close the session (the sandbox goes), then end. Textual's
+        own exit restores the terminal first, which can block on a terminal that no longer
+        exists, so the process ends regardless a few seconds later."""
+        await self.close_session()
+        last_resort = threading.Timer(HANG_UP_GRACE_S, os._exit, (129,))  # 128 + SIGHUP
+        last_resort.daemon = True  # a clean exit does not wait for it
+        last_resort.start()
+        self.exit(129)
 
     async def close_session(self) -> None:
         if self.session is None or self.closed:

@@ -4,6 +4,7 @@ apply key, never before."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -104,6 +105,18 @@ def _sandboxes_of(repo: Path) -> list[str]:
     return found.stdout.split()
 
 
+def _processes_in(repo: Path) -> list[int]:
+    """Processes whose working directory is `repo`: the kiln started there, once tmux,
+    which started it, is gone."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(os.readlink(entry / "cwd")) == repo.resolve():
+                    found.append(int(entry.name))
+    return found
+
+
 @pytest.mark.parametrize("front_end", [[], ["chat", "--plain"]], ids=["tui", "line-mode"])
 def test_closing_the_terminal_removes_the_sandbox(tmp_path: Path, front_end: list[str]) -> None:
     if shutil.which("tmux") is None:
@@ -119,6 +132,7 @@ def test_closing_the_terminal_removes_the_sandbox(tmp_path: Path, front_end: lis
             # The terminal goes away: every process in it gets SIGHUP.
             subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and _sandboxes_of(repo):
+        while time.monotonic() < deadline and (_sandboxes_of(repo) or _processes_in(repo)):
             time.sleep(0.2)
         assert _sandboxes_of(repo) == []
+        assert _processes_in(repo) == []  # kiln itself has ended too, not only its sandbox
