@@ -160,6 +160,8 @@ def guards(suspect: Suspect) -> list[tuple[str, str]]:
     body = function.body
     documented = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
     first = body[1] if documented and len(body) > 1 else body[0]
+    if first.lineno == function.lineno:  # `def f(x): return x`: no line of its own to precede
+        return []
     lines = suspect.text.split("\n")
     at = first.lineno - 1  # the same line in the dedented text and the original
     indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]

@@ -13,7 +13,7 @@ import pytest
 from agent.events import CandidatesTried, Finished
 from agent.present import candidates_line
 from agent.prompts.rewrite import Suspect
-from agent.prompts.variants import constants, line_variants, variants
+from agent.prompts.variants import constants, guards, line_variants, variants
 from agent.run import rewrites
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
@@ -199,6 +199,7 @@ def test_a_missing_empty_case_is_guarded_after_the_docstring() -> None:
     )
     assert 'if not values: raise ValueError("values is empty")' in made
     assert not any("self" in guard for guard in made)  # never `if not self`
+    assert guards(Suspect("m.py", "f", 1, 1, "def f(x): return x")) == []
     js = Suspect("a.js", "median", 1, 3, "function median(values) {\n  return values[0];\n}")
     assert all(v.before for v in variants([js]))  # guards are for Python only
 
