@@ -135,7 +135,7 @@ class Briefing:
     context: str = ""  # its failing tests and code, without the task
     failure: str = ""  # the baseline digest and the test lines it points at
     suspects: tuple[Suspect, ...] = ()  # functions that may hold the bug, likeliest first
-    tests_s: float = 0.0  # how long the failing test run took
+    baseline: TestDigest | None = None  # the failing run the briefing is made from
 
 
 async def briefing(
@@ -168,7 +168,7 @@ async def brief(
     context = "\n\n".join([intro, *files])
     # The request last, right before the reply: a small model follows what it read last.
     text = "\n\n".join([context, task, FIX_CALL if files else ONE_CALL])
-    return Briefing(text, context, failure, found, digest.duration_s)
+    return Briefing(text, context, failure, found, digest)
 
 
 async def _definitions_quoted(

@@ -6,8 +6,12 @@ rewrite such a function often writes it back unchanged: it reads as right. Tryin
 such change to the suspect lines costs one test run and no request, so kiln tries them
 after the model's own rewrites; the tests decide, and the person sees the one-line diff.
 
-A missing empty case is as common and as mechanical: `if not values: return None` at the
+The same goes for a test backwards (`if not (...)`), an index from the wrong end
+(`[0]`/`[-1]`), `=` for `+=`, and a text left unnormalised (`.lower()`, `.strip()`). A
+missing empty case is as common and as mechanical: `if not values: return None` at the
 top of a Python function, for each argument and each usual empty answer, is tried too.
+Rarer, so tried after all of those: a line too many (removed), and one local name used
+where another was meant.
 
 This is classic mutation- and template-based repair, kept to changes of one line, or one
 added guard.
@@ -16,6 +20,7 @@ added guard.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import textwrap
 from collections.abc import Iterator
@@ -57,9 +62,29 @@ _SWAPS = [
     (r"\bnot ", ""),
     (r"!(?!=)", ""),
     (r" [+-] 1\b", ""),
+    (r"\[0\]", "[-1]"),
+    (r"\[-1\]", "[0]"),
+    (r"\+=", "="),
+    (r"(?<=[\w\]]) =(?= )", " +="),  # `total = x` in a loop, for `+=`
+]
+_PYTHON_SWAPS = [
+    (r"(?<![/=])/(?![/=*])", "//"),
+    (r"//(?!=)", "/"),
+    (r"\bis\b(?! not)", "is not"),
+    (r"(?<=[\w)\]'\"] )in\b", "not in"),  # `for x not in` breaks the syntax: dropped
+    (r"\bappend\b", "extend"),
+    (r"\bextend\b", "append"),
 ]
 _INT = re.compile(r"(?<![\w.])\d+(?![\w.])")
 _STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+# `if x > 0:` / `elif ...:` / `while ...:`, and `if (x > 0) {`: a test that may be backwards
+_CONDITIONS = (
+    (re.compile(r"^(\s*(?:(?:el)?if|while)\s+)(.+)(:)$"), "not ({})"),
+    (re.compile(r"^(\s*(?:\}\s*else\s+)?(?:if|while)\s*\()(.+)(\)\s*\{?)$"), "!({})"),
+)
+_ASSIGNMENT = re.compile(r"(\s*(?:let\s+|const\s+|var\s+)?[A-Za-z_][\w.]*\s*=\s*)(?!=)(.+?)(;?)$")
+_PLAIN = re.compile(r"[\w.]+(?:\[[^\[\]]*\]|\([^()]*\))*")  # a name, call or index: no parens
+_NORMALISED = {"python": (".lower()", ".strip()"), "javascript": (".toLowerCase()", ".trim()")}
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
 _SKIP = re.compile(r"\s*(#|//|/\*|\*|\"\"\"|'''|def |async def |function |class |@)")
 # `NAME = 3` / `const NAME = /x/;`: a module-level constant a function reads
@@ -73,34 +98,61 @@ class Variant:
     suspect: Suspect
     text: str  # the suspect's new text
     before: str  # the line as it was, stripped; "" for a guard added
-    after: str  # the line as it becomes, stripped
+    after: str  # the line as it becomes, stripped; "" for a line removed
 
 
 def variants(suspects: list[Suspect]) -> Iterator[Variant]:
-    """Each one-token change to each suspect's lines, the likeliest suspect first, without
-    repeats and without changes that break the syntax."""
-    made = 0
+    """Each one-token change to each suspect's lines and each missing empty case, the
+    likeliest suspect first; then, as rarer, each line removed and each local name put for
+    another. Without repeats and without changes that break the syntax."""
+    return itertools.islice(_checked(_all(suspects)), MAX_VARIANTS)
+
+
+def _all(suspects: list[Suspect]) -> Iterator[Variant]:
     for suspect in suspects:
-        lines = suspect.text.split("\n")
-        broken = _errors(suspect, suspect.text)
-        seen: set[str] = set()
-        quoted = False  # inside a docstring or other triple-quoted text
-        for number, line in enumerate(lines):
-            was_quoted = quoted
-            quoted ^= (line.count('"""') + line.count("'''")) % 2 == 1
-            if was_quoted or _SKIP.match(line) or not line.strip():
-                continue
+        for number, line in _code_lines(suspect):
             for changed in line_variants(line, suspect.language):
-                text = "\n".join([*lines[:number], changed, *lines[number + 1 :]])
-                if text in seen or _errors(suspect, text) > broken:
-                    continue
-                seen.add(text)
-                yield Variant(suspect, text, line.strip(), changed.strip())
-                made += 1
-                if made >= MAX_VARIANTS:
-                    return
+                yield _replaced(suspect, number, changed)
         for text, guard in guards(suspect):
             yield Variant(suspect, text, "", guard)
+    for suspect in suspects:
+        names = local_names(suspect)
+        for number, line in _code_lines(suspect):
+            if not line.rstrip().endswith((":", "{", "(", "[", ",")):  # a line, not a block
+                yield _replaced(suspect, number, None)
+            for changed in _names_swapped(line, names):
+                yield _replaced(suspect, number, changed)
+
+
+def _checked(made: Iterator[Variant]) -> Iterator[Variant]:
+    seen: set[str] = set()
+    broken: dict[Suspect, int] = {}
+    for variant in made:
+        suspect = variant.suspect
+        if suspect not in broken:
+            broken[suspect] = _errors(suspect, suspect.text)
+        if variant.text in seen or _errors(suspect, variant.text) > broken[suspect]:
+            continue
+        seen.add(variant.text)
+        yield variant
+
+
+def _code_lines(suspect: Suspect) -> Iterator[tuple[int, str]]:
+    """The suspect's lines a variant may change: not its `def`, comments or docstrings."""
+    quoted = False  # inside a docstring or other triple-quoted text
+    for number, line in enumerate(suspect.text.split("\n")):
+        was_quoted = quoted
+        quoted ^= (line.count('"""') + line.count("'''")) % 2 == 1
+        if not (was_quoted or _SKIP.match(line) or not line.strip()):
+            yield number, line
+
+
+def _replaced(suspect: Suspect, number: int, changed: str | None) -> Variant:
+    """`suspect` with line `number` changed, or removed when `changed` is None."""
+    lines = suspect.text.split("\n")
+    line = lines[number]
+    new = [*lines[:number], *([] if changed is None else [changed]), *lines[number + 1 :]]
+    return Variant(suspect, "\n".join(new), line.strip(), (changed or "").strip())
 
 
 def line_variants(line: str, language: str = "python") -> list[str]:
@@ -112,10 +164,16 @@ def line_variants(line: str, language: str = "python") -> list[str]:
         if changed != code and changed not in out:
             out.append(changed)
 
-    for pattern, replacement in _SWAPS:
+    swaps = _SWAPS + (_PYTHON_SWAPS if language == "python" else [])
+    for pattern, replacement in swaps:
         for match in re.finditer(pattern, code):
             if not _in_string(code, match.start()):
                 add(code[: match.start()] + replacement + code[match.end() :])
+    for condition, negated in _CONDITIONS:
+        tested = condition.match(code)
+        if tested and not tested.group(2).startswith(("not ", "!")):
+            head, test, tail = tested.groups()
+            add(head + negated.format(test) + tail)
     for match in _INT.finditer(code):  # in strings too: `-{3,}` in a pattern is a bug like 3
         value = int(match.group())
         for other in (value + 1, value - 1):
@@ -130,6 +188,13 @@ def line_variants(line: str, language: str = "python") -> list[str]:
         head, expression, end = returned.groups()
         for tail in (" - 1", " + 1"):
             add(f"{head}({expression}){tail}{end}")
+    valued = returned or _ASSIGNMENT.match(code)
+    if valued:  # a value a text may need normalised: `name = key[4:]` -> `...[4:].lower()`
+        head, expression, end = valued.groups()
+        if not expression.endswith(("(", "[", "{", ",", "\\")):
+            wrapped = expression if _PLAIN.fullmatch(expression) else f"({expression})"
+            for call in _NORMALISED.get(language, ()):
+                add(f"{head}{wrapped}{call}{end}")
     for a, b in _pairs(list(_STRING.finditer(code))):
         add(code[: a.start()] + b.group() + code[a.end() : b.start()] + a.group() + code[b.end() :])
     for match in re.finditer(r"(?<![\w.])([\w.]+)(\s*[-/]\s*)([\w.]+)(?![\w.(\[])", code):
@@ -137,6 +202,75 @@ def line_variants(line: str, language: str = "python") -> list[str]:
         if not _in_string(code, match.start()) and _NAME.fullmatch(left) and left != right:
             add(code[: match.start()] + right + op + left + code[match.end() :])
     return [changed + comment for changed in out]
+
+
+_KEYWORDS = frozenset(
+    [
+        "self",
+        "cls",
+        "this",
+        "None",
+        "True",
+        "False",
+        "and",
+        "or",
+        "not",
+        "in",
+        "is",
+        "if",
+        "else",
+        "for",
+        "while",
+        "return",
+        "def",
+        "lambda",
+        "let",
+        "const",
+        "var",
+        "function",
+        "new",
+        "true",
+        "false",
+        "null",
+        "undefined",
+        "typeof",
+        "of",
+    ]
+)
+_PARAMETERS = re.compile(r"\(([^)]*)\)")
+_ASSIGNED = re.compile(
+    r"^\s*(?:let\s+|const\s+|var\s+)?([A-Za-z_]\w*)\s*(?::[^=]+)?[-+*/]?=(?!=)"
+    r"|\bfor\s*\(?\s*(?:let\s+|const\s+|var\s+)?([A-Za-z_]\w*)\s+(?:in|of)\b"
+)
+
+
+def local_names(suspect: Suspect) -> list[str]:
+    """The suspect's parameters and the names it assigns, in the order they appear: using
+    one where another was meant is a common one-word bug."""
+    lines = suspect.text.split("\n")
+    found: list[str] = []
+    params = _PARAMETERS.search(lines[0])
+    words = re.findall(r"(?<![\w.:])[A-Za-z_]\w*", params.group(1) if params else "")
+    for line in lines[1:]:
+        words += [name for match in _ASSIGNED.finditer(line) for name in match.groups() if name]
+    for word in words:
+        if word not in _KEYWORDS and word not in found:
+            found.append(word)
+    return found
+
+
+def _names_swapped(line: str, names: list[str]) -> Iterator[str]:
+    """`line` with one use of a local name (not an attribute, a call or a keyword
+    argument) replaced by another of `names`."""
+    if len(names) < 2:
+        return
+    pattern = r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?![\w(])(?!\s*=[^=])"
+    for match in re.finditer(pattern, line):
+        if _in_string(line, match.start()):
+            continue
+        for other in names:
+            if other != match.group():
+                yield line[: match.start()] + other + line[match.end() :]
 
 
 _EMPTY_ANSWERS = ("return None", "return 0", "return []", 'return ""', "return {}", "return False")
@@ -196,7 +330,13 @@ def constants(suspects: list[Suspect], texts: dict[str, str]) -> list[Suspect]:
 
 
 def _errors(suspect: Suspect, text: str) -> int:
-    return error_count(suspect.path, textwrap.dedent(text).encode())
+    source = textwrap.dedent(text)
+    if suspect.language == "python":  # tree-sitter takes a body left empty for fine
+        try:
+            ast.parse(source)
+        except SyntaxError:
+            return 1 + error_count(suspect.path, source.encode())
+    return error_count(suspect.path, source.encode())
 
 
 def _split_comment(line: str, marker: str) -> tuple[str, str]:

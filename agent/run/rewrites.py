@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from agent import tools
@@ -47,6 +49,7 @@ VARIANTS_PER_SAMPLE = 30
 # taken for hanging (an off-by-one can loop forever), and at least MIN_TESTS_S.
 TESTS_SLOWDOWN = 5
 MIN_TESTS_S = 15.0
+MAX_CLOSER = 3  # rewrites that came closer whose own variants are tried
 
 
 async def rewrite_first(run: Run) -> None:
@@ -72,14 +75,16 @@ class _Tries:
     """Puts each candidate text in place of its suspect on the base workspace and runs the
     tests: the one thing every kind of candidate shares."""
 
-    def __init__(self, run: Run, base: str, tests_s: float) -> None:
-        self.run, self.base = run, base
+    def __init__(self, run: Run, base: str, baseline: TestDigest | None) -> None:
+        self.run, self.base, self.baseline = run, base, baseline
+        tests_s = baseline.duration_s if baseline else 0.0
         self.timeout_s = max(MIN_TESTS_S, TESTS_SLOWDOWN * tests_s)
         self.tried = 0
         self.seen: set[tuple[str, str]] = set()
 
-    async def passes(self, suspect: Suspect, new: str, imports: bool = False) -> TestDigest | None:
-        """The tests' report if `new` makes them all pass, else None (also for a repeat)."""
+    async def report(self, suspect: Suspect, new: str, imports: bool = False) -> TestDigest | None:
+        """The tests' report with `new` in place of `suspect`, or None for a repeat or an
+        edit that does not apply."""
         if (suspect.path, new) in self.seen:
             return None
         self.seen.add((suspect.path, new))
@@ -91,49 +96,88 @@ class _Tries:
             return None
         if imports:
             await _add_imports(run, suspect.path)
-        report = await run_test_command(run.tool_context, timeout_s=self.timeout_s)
         self.tried += 1
-        return report if report.ok else None
+        return await run_test_command(run.tool_context, timeout_s=self.timeout_s)
+
+    def closer(self, report: TestDigest) -> bool:
+        """More tests pass than at the baseline, and none fails that passed there."""
+        base = self.baseline
+        if base is None or report.timed_out or report.passed <= base.passed:
+            return False
+        fewer = report.failed + report.errors < base.failed + base.errors
+        return fewer and set(report.failing) <= set(base.failing)
+
+
+class _Pending:
+    """The variants still to try, each with the suspect whose text it replaces; those of a
+    rewrite that came closer go first: it is often one token from passing."""
+
+    def __init__(self, first: Iterator[Variant]) -> None:
+        self._sources = deque([((v, v.suspect) for v in first)])
+        self.closer = 0
+
+    def put_first(self, suspect: Suspect, rewrite: str) -> None:
+        if self.closer >= MAX_CLOSER:
+            return
+        self.closer += 1
+        end_line = suspect.line + rewrite.count("\n")
+        near = Suspect(suspect.path, suspect.name, suspect.line, end_line, rewrite)
+        self._sources.appendleft((v, suspect) for v in variants([near]))
+
+    def take(self, count: int) -> list[tuple[Variant, Suspect]]:
+        taken: list[tuple[Variant, Suspect]] = []
+        while self._sources and len(taken) < count:
+            taken += itertools.islice(self._sources[0], count - len(taken))
+            if len(taken) < count:
+                self._sources.popleft()
+        return taken
 
 
 async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | None]:
     """Candidates until one passes, or the count and variants run out, or the time share
     is spent: the model's likeliest rewrite of each suspect, then kiln's one-token variants
-    with a sampled rewrite every few. How many were tried, and the one that passes."""
+    with a sampled rewrite every few; variants of a rewrite that came closer first. How
+    many were tried, and the one that passes."""
     limits = run.settings.limits
     budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
     suspects, count = plan.suspects, candidate_count(run)
     asked = suspects[: min(MAX_ASKED, count)]
-    tries = _Tries(run, base, plan.tests_s)
+    tries = _Tries(run, base, plan.baseline)
     texts = await read_texts(run.sandbox, sorted({s.path for s in suspects}))  # as at base
+    pending = _Pending(variants(constants(list(suspects), texts)))
 
     def spent() -> bool:
         return budget is not None and run.state.elapsed > budget
 
     async def rewrite(suspect: Suspect, temperature: float) -> _Kept | None:
         new = await _rewrite(run, plan, suspect, temperature)
-        report = await tries.passes(suspect, new, imports=True) if new else None
-        return (
-            _Kept(suspect, report, f"rewrote {suspect.name} in {suspect.path}") if report else None
-        )
+        report = await tries.report(suspect, new, imports=True) if new else None
+        if new and report and report.ok:
+            return _Kept(suspect, report, f"rewrote {suspect.name} in {suspect.path}")
+        if new and report and tries.closer(report):
+            pending.put_first(suspect, new)
+        return None
 
     for suspect in asked:  # the likeliest reply of each first
         if spent():
             return tries.tried, None
         if kept := await rewrite(suspect, 0.0):
             return tries.tried, kept
-    pending = variants(constants(list(suspects), texts))
     # Twice the count: after rewrites the small model's own loop rarely fixes what they
     # did not, so the requests are better spent here.
     samples = range(len(asked), REWRITE_ROUNDS * count)
     for attempt in itertools.count(len(asked)):
         if spent():
             break
-        batch = list(itertools.islice(pending, VARIANTS_PER_SAMPLE))
-        for variant in batch:
-            report = await tries.passes(variant.suspect, variant.text)
-            if report:
-                return tries.tried, _Kept(variant.suspect, report, _changed(variant), kiln=True)
+        batch = pending.take(VARIANTS_PER_SAMPLE)
+        for variant, suspect in batch:
+            rewritten_first = variant.suspect is not suspect
+            report = await tries.report(suspect, variant.text, imports=rewritten_first)
+            if report and report.ok:
+                label = _changed(variant)
+                if rewritten_first:
+                    label = f"rewrote {suspect.name} in {suspect.path}, then {label}"
+                return tries.tried, _Kept(suspect, report, label, kiln=True)
             if spent():
                 return tries.tried, None
         if attempt in samples:
@@ -182,12 +226,16 @@ async def _keep(run: Run, kept: _Kept, tried: int) -> None:
 
 
 def _changed(variant: Variant) -> str:
-    """`changed `a - b` to `a + b` in total (calc.py)` or `added `if not xs: return 0` to
-    total (calc.py)`, each line cut to a readable length."""
+    """`changed `a - b` to `a + b` in total (calc.py)`, `added `if not xs: return 0` to
+    total (calc.py)` or `removed `i += 1` from ...`, each line cut to a readable length."""
     before, after = (_short(line) for line in (variant.before, variant.after))
     where = f"{variant.suspect.name} ({variant.suspect.path})"
+    if not before:
+        return f"added `{after}` to {where}"
     return (
-        f"changed `{before}` to `{after}` in {where}" if before else f"added `{after}` to {where}"
+        f"changed `{before}` to `{after}` in {where}"
+        if after
+        else f"removed `{before}` from {where}"
     )
 
 

@@ -13,7 +13,7 @@ import pytest
 from agent.events import CandidatesTried, Finished
 from agent.present import candidates_line
 from agent.prompts.rewrite import Suspect
-from agent.prompts.variants import constants, guards, line_variants, variants
+from agent.prompts.variants import constants, guards, line_variants, local_names, variants
 from agent.run import rewrites
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
@@ -30,17 +30,28 @@ from tests.core.test_rewrites import _run, block
         ('DASHES = re.compile(r"-{3,}")', 'DASHES = re.compile(r"-{2,}")'),  # a count in a pattern
         ("  if (a && !b) { return x; }", "  if (a || !b) { return x; }"),
         ("    return self.balance - self.limit()", "    return self.balance + self.limit()"),
+        ("    return ranked[0]", "    return ranked[-1]"),
+        ("    if key in seen:", "    if key not in seen:"),
+        ("    if (isEmpty(cart)) {", "    if (!(isEmpty(cart))) {"),  # a test backwards
+        ("    elif count > limit:", "    elif not (count > limit):"),
+        ("        total = price * qty", "        total += price * qty"),  # set, not summed
+        ("    pages = total / size", "    pages = total // size"),
+        ("    out.append(row)", "    out.extend(row)"),
+        ("        name = key[len(PREFIX) :]", "        name = key[len(PREFIX) :].lower()"),  # unnormalised
+        ("    return first + rest", "    return (first + rest).strip()"),
+        ("  const id = raw.slice(1);", "  const id = raw.slice(1).trim();"),
     ],
 )  # fmt: skip
 def test_the_fix_is_among_the_line_variants(line: str, expected: str) -> None:
-    language = "javascript" if "{" in line else "python"
+    language = "javascript" if line.rstrip().endswith(("{", ";", "}")) else "python"
     assert expected in line_variants(line, language)
 
 
 def test_variants_leave_comments_alone_and_do_not_make_nonsense() -> None:
     python = line_variants("    return total // size  # whole pages - 1", "python")
     assert python and all(v.endswith("  # whole pages - 1") for v in python)
-    assert "    return total / size  # whole pages - 1" not in python  # `//` is one operator
+    assert not any("/*" in v or "*/" in v for v in python)  # `//` is one operator
+    assert "    return total / size  # whole pages - 1" in python  # true division for floor
     called = line_variants("    return self.balance - self.limit()", "python")
     assert not any("( - 1)" in v or "limit - self.balance()" in v for v in called)
     javascript = line_variants("  return a - b; // a - b", "javascript")
@@ -51,8 +62,8 @@ def test_variants_keep_the_syntax_and_come_likeliest_suspect_first() -> None:
     first = Suspect("m.py", "f", 1, 2, "def f(a, b):\n    return a - b")
     second = Suspect("m.py", "g", 4, 5, "def g(x):\n    return x < 3")
     made = list(variants([first, second]))
-    assert [v.suspect.name for v in made][:3] == ["f", "f", "f"]
-    assert made[-1].suspect.name == "g"
+    names = [v.suspect.name for v in made]
+    assert names[:3] == ["f", "f", "f"] and "g" in names[3:]
     assert ("return a - b", "return a + b") in {(v.before, v.after) for v in made}
     assert all(v.text.startswith("def ") for v in made)  # the `def` line is never changed
     documented = Suspect(
@@ -60,6 +71,25 @@ def test_variants_keep_the_syntax_and_come_likeliest_suspect_first() -> None:
     )
     assert {v.before for v in variants([documented]) if v.before} == {"return a - 1"}
     assert len({v.text for v in made}) == len(made)
+
+
+def test_rarer_variants_come_after_every_one_token_one_remove_a_line_or_swap_a_name() -> None:
+    text = (
+        "def best(items, limit):\n    top = 0\n    for item in items:\n"
+        "        if item > limit:\n            top = item\n        top -= 1\n    return top"
+    )
+    suspect = Suspect("m.py", "best", 1, 7, text)
+    assert local_names(suspect) == ["items", "limit", "top", "item"]
+    made = [(v.before, v.after) for v in variants([suspect])]
+    first_rarer = made.index(("top = 0", ""))
+    assert all(before for before, _ in made[first_rarer:])  # the guards came before
+    assert ("top -= 1", "") in made[first_rarer:]  # a line too many
+    assert ("top = item", "top = limit") in made[first_rarer:]  # one name for another
+    assert ("if item > limit:", "") not in made  # a block's head is never removed alone
+    assert ("return top", "return top") not in made
+    assert not any(after == "for item in items" for _, after in made)
+    only_line = Suspect("m.py", "f", 1, 2, "def f(x):\n    return x")
+    assert ("return x", "") not in {(v.before, v.after) for v in variants([only_line])}
 
 
 def test_constants_a_suspect_reads_follow_it() -> None:
@@ -222,3 +252,32 @@ async def test_a_guard_that_passes_is_kept_and_named_as_added(
     assert tried.chosen == "added `if not values: return None` to median (stats.py)"
     assert events[-1].status == "done"
     assert "+    if not values:\n+        return None\n" in diff
+
+
+async def test_a_rewrite_that_came_closer_is_varied_first(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    # No one-token change to the original passes; the model's rewrite passes two tests of
+    # three, and one token of it is still wrong.
+    files = {
+        "shop/__init__.py": "from shop.cart import total\n",
+        "shop/cart.py": "def total(prices, tax):\n    return sum(prices) * tax / 100\n",
+        "tests/__init__.py": "",
+        "tests/test_cart.py": "import unittest\n\nfrom shop import total\n\n\n"
+        "class T(unittest.TestCase):\n"
+        "    def test_one(self):\n        self.assertEqual(total([10], 0), 10)\n\n"
+        "    def test_two(self):\n        self.assertEqual(total([10, 20], 0), 30)\n\n"
+        "    def test_tax(self):\n        self.assertEqual(total([10], 10), 11)\n",
+    }
+    repo = make_git_repo(tmp_path / "repo", files)
+    closer = block("def total(prices, tax):\n    return sum(prices) * (100 - tax) / 100\n")
+    events, diff, requests = await _run(repo, [closer])
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert tried.tried == 2 and tried.passing == 1 and tried.by_kiln
+    assert tried.chosen == (
+        "rewrote total in shop/cart.py, then changed `return sum(prices) * (100 - tax) / 100`"
+        " to `return sum(prices) * (100 + tax) / 100` in total (shop/cart.py)"
+    )
+    assert events[-1].status == "done"
+    assert "+    return sum(prices) * (100 + tax) / 100" in diff
+    assert len(requests) == 1
