@@ -67,6 +67,15 @@ _SWAPS = [
     (r"\+=", "="),
     (r"(?<=[\w\]]) =(?= )", " +="),  # `total = x` in a loop, for `+=`
 ]
+# Methods and functions one word from the one meant: each is tried for the other.
+_NEIGHBOURS = [
+    ("startswith", "endswith"), ("lstrip", "rstrip"), ("find", "rfind"), ("split", "rsplit"),
+    ("upper", "lower"), ("isupper", "islower"), ("any", "all"), ("floor", "ceil"),
+    ("int", "round"), ("keys", "values"), ("index", "rindex"), ("push", "unshift"),
+    ("toUpperCase", "toLowerCase"), ("startsWith", "endsWith"), ("some", "every"),
+]  # fmt: skip
+_SWAPS += [(rf"(?<![\w$]){a}(?=\s*\()", b) for a, b in _NEIGHBOURS]
+_SWAPS += [(rf"(?<![\w$]){b}(?=\s*\()", a) for a, b in _NEIGHBOURS]
 _PYTHON_SWAPS = [
     (r"(?<![/=])/(?![/=*])", "//"),
     (r"//(?!=)", "/"),
@@ -84,7 +93,12 @@ _CONDITIONS = (
 )
 _ASSIGNMENT = re.compile(r"(\s*(?:let\s+|const\s+|var\s+)?[A-Za-z_][\w.]*\s*=\s*)(?!=)(.+?)(;?)$")
 _PLAIN = re.compile(r"[\w.]+(?:\[[^\[\]]*\]|\([^()]*\))*")  # a name, call or index: no parens
+_NOT_TEXT = re.compile(
+    r"(?:len|sum|int|float|sorted|list|dict|set|tuple|range|min|max|round|abs)\("
+)
 _NORMALISED = {"python": (".lower()", ".strip()"), "javascript": (".toLowerCase()", ".trim()")}
+_TWO_ARGUMENTS = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\(([^(),=]+?),\s*([^(),=]+?)\)")
+_SORTED = re.compile(r"\bsorted\([^()]*(?:\([^()]*\)[^()]*)*\)|\.sort\(\)")
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
 _SKIP = re.compile(r"\s*(#|//|/\*|\*|\"\"\"|'''|def |async def |function |class |@)")
 # `NAME = 3` / `const NAME = /x/;`: a module-level constant a function reads
@@ -191,10 +205,17 @@ def line_variants(line: str, language: str = "python") -> list[str]:
     valued = returned or _ASSIGNMENT.match(code)
     if valued:  # a value a text may need normalised: `name = key[4:]` -> `...[4:].lower()`
         head, expression, end = valued.groups()
-        if not expression.endswith(("(", "[", "{", ",", "\\")):
-            wrapped = expression if _PLAIN.fullmatch(expression) else f"({expression})"
+        if _PLAIN.fullmatch(expression) and not _NOT_TEXT.match(expression):
             for call in _NORMALISED.get(language, ()):
-                add(f"{head}{wrapped}{call}{end}")
+                add(f"{head}{expression}{call}{end}")
+    for match in _TWO_ARGUMENTS.finditer(code):  # `f(a, b)` -> `f(b, a)`
+        if not _in_string(code, match.start()):
+            name, first, second = match.groups()
+            add(f"{code[: match.start()]}{name}({second}, {first}){code[match.end() :]}")
+    for match in _SORTED.finditer(code):  # the other order
+        if not _in_string(code, match.start()):
+            sep = "" if match.group().endswith("()") else ", "
+            add(f"{code[: match.end() - 1]}{sep}reverse=True){code[match.end() :]}")
     for a, b in _pairs(list(_STRING.finditer(code))):
         add(code[: a.start()] + b.group() + code[a.end() : b.start()] + a.group() + code[b.end() :])
     for match in re.finditer(r"(?<![\w.])([\w.]+)(\s*[-/]\s*)([\w.]+)(?![\w.(\[])", code):

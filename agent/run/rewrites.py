@@ -40,7 +40,9 @@ from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
 from sandbox.base import SandboxError
 
-WALL_CLOCK_SHARE = 0.7  # at most this much of the run's time: the loop gets the rest
+# At most this much of the run's time; the loop gets the rest. The loop after failed
+# rewrites solved none of the misses on the held-out, tune or bundled sets (stop 18).
+WALL_CLOCK_SHARE = 0.9
 REWRITE_ROUNDS = 2
 # A sampled rewrite takes about as long as this many variants (6 s against 0.2 s each for
 # the 1.5B model on 2 cores): both kinds get about the same time.

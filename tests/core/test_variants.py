@@ -38,7 +38,9 @@ from tests.core.test_rewrites import _run, block
         ("    pages = total / size", "    pages = total // size"),
         ("    out.append(row)", "    out.extend(row)"),
         ("        name = key[len(PREFIX) :]", "        name = key[len(PREFIX) :].lower()"),  # unnormalised
-        ("    return first + rest", "    return (first + rest).strip()"),
+        ("    return sorted(ages)", "    return sorted(ages, reverse=True)"),
+        ("    if path.startswith(root):", "    if path.endswith(root):"),
+        ("    return fmt(total, cur)", "    return fmt(cur, total)"),
         ("  const id = raw.slice(1);", "  const id = raw.slice(1).trim();"),
     ],
 )  # fmt: skip
@@ -54,6 +56,7 @@ def test_variants_leave_comments_alone_and_do_not_make_nonsense() -> None:
     assert "    return total / size  # whole pages - 1" in python  # true division for floor
     called = line_variants("    return self.balance - self.limit()", "python")
     assert not any("( - 1)" in v or "limit - self.balance()" in v for v in called)
+    assert not any(v.endswith(".strip()") for v in line_variants("    return len(a) + b"))
     javascript = line_variants("  return a - b; // a - b", "javascript")
     assert javascript and all(v.endswith("; // a - b") for v in javascript)
 
