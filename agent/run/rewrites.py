@@ -1,10 +1,12 @@
 """A small model's first try: rewrite the suspect functions, and let the tests judge.
 
-Before the first request of a run whose tests fail, kiln asks the small model to rewrite
-each function the failing tests lead to (agent/prompts/rewrite.py), one at a time, at
-temperature 0. Then it tries its own one-token variants of those functions and of the
-constants they read (agent/prompts/variants.py), with a sampled rewrite every few, up to
-twice the profile's candidate count. Each candidate is put in place of its function on the
+Before the first request of a run whose tests fail, kiln runs the failing tests once
+under a tracer, so the functions they ran join the suspects (agent/prompts/localise.py).
+It asks the small model to rewrite each suspect (agent/prompts/rewrite.py), one at a
+time, at temperature 0. Then it tries its own one-token variants of the suspects and of
+the constants they read (agent/prompts/variants.py), with a sampled rewrite every few, up
+to twice the profile's candidate count; a rewrite that came closer has its own variants
+tried first. Each candidate is put in place of its function on the
 workspace as it was, and the tests run. The first that makes them all pass is kept and
 the run is done; the tests, not the model, said so. If none does, the workspace goes back
 as it was and the usual loop starts, with its own candidates after a failing fix.
@@ -16,7 +18,7 @@ import asyncio
 import itertools
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent import tools
 from agent.events import (
@@ -28,8 +30,9 @@ from agent.events import (
     StopReason,
 )
 from agent.llm.base import Message
-from agent.prompts.briefing import Briefing, read_texts
+from agent.prompts.briefing import Briefing, is_test_file, read_texts
 from agent.prompts.imports import stdlib_imports_added
+from agent.prompts.localise import coverage_command, parse_coverage, ranked
 from agent.prompts.rewrite import MAX_ASKED, Suspect, rewrite_request, rewritten
 from agent.prompts.variants import Variant, constants, variants
 from agent.run.checks import candidate_count, candidates_allowed, record_tests
@@ -64,6 +67,7 @@ async def rewrite_first(run: Run) -> None:
         return
     await run.deps.before_change()
     run.enter(Phase.EDIT)
+    plan = replace(plan, suspects=await _by_coverage(run, plan))
     base = await run.sandbox.checkpoint("before rewrites")
     tried, kept = await _sample(run, plan, base)
     if kept is None:
@@ -73,14 +77,35 @@ async def rewrite_first(run: Run) -> None:
     await _keep(run, kept, tried)  # sampling stops at the first that passes: it is in place
 
 
+async def _by_coverage(run: Run, plan: Briefing) -> tuple[Suspect, ...]:
+    """The suspects as the failing tests ran them (agent/prompts/localise.py); as the
+    briefing has them when the tests cannot be traced."""
+    baseline = plan.baseline
+    command = coverage_command(run.tool_context.test_command, baseline.failing) if baseline else ""
+    if not baseline or not command:
+        return plan.suspects
+    try:
+        result = await run.sandbox.exec(command, timeout=_tests_limit(baseline))
+    except SandboxError:
+        return plan.suspects
+    failing, called = parse_coverage(result.output)
+    paths = sorted({c.path for c in called if not is_test_file(c.path)})
+    texts = await read_texts(run.sandbox, paths)
+    return tuple(ranked(list(plan.suspects), failing, called, texts, is_test_file))
+
+
+def _tests_limit(baseline: TestDigest | None) -> float:
+    """How long a test run may take before it is taken for hanging."""
+    return max(MIN_TESTS_S, TESTS_SLOWDOWN * (baseline.duration_s if baseline else 0.0))
+
+
 class _Tries:
     """Puts each candidate text in place of its suspect on the base workspace and runs the
     tests: the one thing every kind of candidate shares."""
 
     def __init__(self, run: Run, base: str, baseline: TestDigest | None) -> None:
         self.run, self.base, self.baseline = run, base, baseline
-        tests_s = baseline.duration_s if baseline else 0.0
-        self.timeout_s = max(MIN_TESTS_S, TESTS_SLOWDOWN * tests_s)
+        self.timeout_s = _tests_limit(baseline)
         self.tried = 0
         self.seen: set[tuple[str, str]] = set()
 
