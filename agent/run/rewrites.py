@@ -61,13 +61,15 @@ async def rewrite_first(run: Run) -> None:
     """Try rewrites once, at the start of the first run; raises Stop(DONE) when one passes."""
     policy = run.deps.policy
     plan, policy.briefing = policy.briefing, None
-    if plan is None or not plan.suspects or not run.tool_context.test_command:
+    if plan is None or plan.baseline is None or not run.tool_context.test_command:
         return
     if not candidates_allowed(run):
         return
     await run.deps.before_change()
-    run.enter(Phase.EDIT)
     plan = replace(plan, suspects=await _by_coverage(run, plan))
+    if not plan.suspects:  # neither reading the tests nor running them found one
+        return
+    run.enter(Phase.EDIT)
     base = await run.sandbox.checkpoint("before rewrites")
     tried, kept = await _sample(run, plan, base)
     if kept is None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from agent.events import CandidatesTried
 from agent.prompts.briefing import is_test_file
-from agent.prompts.localise import Called, coverage_command, parse_coverage, ranked, failing_test_id
+from agent.prompts.localise import Called, coverage_command, failing_test_id, parse_coverage, ranked
 from agent.prompts.rewrite import Suspect
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
@@ -58,6 +58,7 @@ def test_the_failing_tests_own_functions_rank_after_what_the_briefing_found() ->
     assert [s.name for s in picked] == ["a", "b", "c", "shared", "never"]
     assert picked[2] == Suspect("m.py", "c", 9, 10, "def c(x):\n    return x - 1")
     assert ranked([a, unrun, b], 0, [], texts, is_test_file) == [a, unrun, b]
+    assert [s.name for s in ranked([], 2, called, texts, is_test_file)] == ["a", "c", "b", "shared"]
 
 
 # The test calls `invoice`, which calls `line_total`, which calls `with_tax`: the bug sits
