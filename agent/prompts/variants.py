@@ -20,6 +20,7 @@ added guard.
 from __future__ import annotations
 
 import ast
+import difflib
 import itertools
 import re
 import textwrap
@@ -76,6 +77,16 @@ _NEIGHBOURS = [
 ]  # fmt: skip
 _SWAPS += [(rf"(?<![\w$]){a}(?=\s*\()", b) for a, b in _NEIGHBOURS]
 _SWAPS += [(rf"(?<![\w$]){b}(?=\s*\()", a) for a, b in _NEIGHBOURS]
+# Rarer mistakes, tried after every one-token change of every suspect.
+_RARER_SWAPS = [
+    (r"(?<![+\-*/=<>!])\+(?![+=])", "*"),
+    (r"(?<![*/])\*(?![*=])", "+"),
+    (r"\*\*", "*"),
+    (r"(?<![*/])\*(?![*=])", "**"),
+    (r"%(?!=)", "//"),
+    (r"\bbreak\b", "continue"),
+    (r"\bcontinue\b", "break"),
+]
 _PYTHON_SWAPS = [
     (r"(?<![/=])/(?![/=*])", "//"),
     (r"//(?!=)", "/"),
@@ -115,14 +126,16 @@ class Variant:
     after: str  # the line as it becomes, stripped; "" for a line removed
 
 
-def variants(suspects: list[Suspect]) -> Iterator[Variant]:
+def variants(suspects: list[Suspect], texts: tuple[str, ...] = ()) -> Iterator[Variant]:
     """Each one-token change to each suspect's lines and each missing empty case, the
-    likeliest suspect first; then, as rarer, each line removed and each local name put for
-    another. Without repeats and without changes that break the syntax."""
-    return itertools.islice(_checked(_all(suspects)), MAX_VARIANTS)
+    likeliest suspect first; then, as rarer, each line removed, one local name put for
+    another, one attribute for another, and one quoted text for a like one from `texts`
+    (the module, the failure) or for another separator. Without repeats and without
+    changes that break the syntax."""
+    return itertools.islice(_checked(_all(suspects, string_literals(*texts))), MAX_VARIANTS)
 
 
-def _all(suspects: list[Suspect]) -> Iterator[Variant]:
+def _all(suspects: list[Suspect], quoted: list[str]) -> Iterator[Variant]:
     for suspect in suspects:
         for number, line in _code_lines(suspect):
             for changed in line_variants(line, suspect.language):
@@ -134,8 +147,15 @@ def _all(suspects: list[Suspect]) -> Iterator[Variant]:
         for number, line in _code_lines(suspect):
             if not line.rstrip().endswith((":", "{", "(", "[", ",")):  # a line, not a block
                 yield _replaced(suspect, number, None)
-            for changed in _names_swapped(line, names):
-                yield _replaced(suspect, number, changed)
+            code, comment = _split_comment(line, _comment_marker(suspect.language))
+            rarer = itertools.chain(
+                _names_swapped(code, names),
+                _attributes_swapped(code, suspect.text),
+                _literals_swapped(code, quoted),
+                _swapped(code, _RARER_SWAPS),
+            )
+            for changed in rarer:
+                yield _replaced(suspect, number, changed + comment)
 
 
 def _checked(made: Iterator[Variant]) -> Iterator[Variant]:
@@ -171,18 +191,15 @@ def _replaced(suspect: Suspect, number: int, changed: str | None) -> Variant:
 
 def line_variants(line: str, language: str = "python") -> list[str]:
     """`line` with one token changed, in a fixed order: operators, numbers, then swaps."""
-    code, comment = _split_comment(line, "#" if language in ("python", "ruby", "") else "//")
+    code, comment = _split_comment(line, _comment_marker(language))
     out: list[str] = []
 
     def add(changed: str) -> None:
         if changed != code and changed not in out:
             out.append(changed)
 
-    swaps = _SWAPS + (_PYTHON_SWAPS if language == "python" else [])
-    for pattern, replacement in swaps:
-        for match in re.finditer(pattern, code):
-            if not _in_string(code, match.start()):
-                add(code[: match.start()] + replacement + code[match.end() :])
+    for changed in _swapped(code, _SWAPS + (_PYTHON_SWAPS if language == "python" else [])):
+        add(changed)
     for condition, negated in _CONDITIONS:
         tested = condition.match(code)
         if tested and not tested.group(2).startswith(("not ", "!")):
@@ -271,7 +288,10 @@ def local_names(suspect: Suspect) -> list[str]:
     lines = suspect.text.split("\n")
     found: list[str] = []
     params = _PARAMETERS.search(lines[0])
-    words = re.findall(r"(?<![\w.:])[A-Za-z_]\w*", params.group(1) if params else "")
+    listed = params.group(1) if params else ""
+    while re.search(r"\[[^\[\]]*\]", listed):  # `dict[str, int]`: no commas of its own
+        listed = re.sub(r"\[[^\[\]]*\]", "", listed)
+    words = [m.group(1) for m in re.finditer(r"(?:^|,)\s*\**([A-Za-z_]\w*)", listed)]
     for line in lines[1:]:
         words += [name for match in _ASSIGNED.finditer(line) for name in match.groups() if name]
     for word in words:
@@ -292,6 +312,75 @@ def _names_swapped(line: str, names: list[str]) -> Iterator[str]:
         for other in names:
             if other != match.group():
                 yield line[: match.start()] + other + line[match.end() :]
+
+
+_ATTRIBUTE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b(?!\s*\()")
+_SEPARATORS = (",", ", ", ";", ":", "-", "_", " ", "", "/", ".", "|", "\n")
+MAX_LITERAL = 24  # longer texts are messages, not keys, separators or formats
+MAX_PER_LITERAL = 8
+
+
+def _attributes_swapped(line: str, text: str) -> Iterator[str]:
+    """`line` with one attribute (`self.width`, not a method call) put for another of the
+    same object that the suspect uses."""
+    used: dict[str, list[str]] = {}
+    for match in _ATTRIBUTE.finditer(text):
+        names = used.setdefault(match.group(1), [])
+        if match.group(2) not in names:
+            names.append(match.group(2))
+    for match in _ATTRIBUTE.finditer(line):
+        if _in_string(line, match.start()):
+            continue
+        for other in used.get(match.group(1), []):
+            if other != match.group(2):
+                yield line[: match.start(2)] + other + line[match.end(2) :]
+
+
+def string_literals(*texts: str) -> list[str]:
+    """The short texts quoted in `texts`, in order: what a wrong literal may have meant."""
+    found: list[str] = []
+    for text in texts:
+        for match in _STRING.finditer(text):
+            value = _literal(match.group())
+            if value is not None and len(value) <= MAX_LITERAL and value not in found:
+                found.append(value)
+    return found
+
+
+def _literals_swapped(line: str, quoted: list[str]) -> Iterator[str]:
+    """`line` with one plain quoted text put for a like one: a separator for another, or
+    `"colour"` for the `"color"` the tests quote."""
+    for match in _STRING.finditer(line):
+        if match.start() and line[match.start() - 1].isalpha():
+            continue  # r"", f"", b"": a pattern, a format or bytes
+        value = _literal(match.group())
+        if value is None or len(value) > MAX_LITERAL:
+            continue
+        if len(value) <= 2 and not any(c.isalnum() for c in value):
+            others = [c for c in (*_SEPARATORS, *quoted) if len(c) <= 2]
+        elif len(value) <= 2:
+            others = [c for c in quoted if len(c) <= 2 and c.isalnum()]
+        else:
+            others = [c for c in quoted if difflib.SequenceMatcher(None, value, c).ratio() >= 0.6]
+        quote = match.group()[0]
+        for other in [c for c in dict.fromkeys(others) if c != value][:MAX_PER_LITERAL]:
+            text = other.replace("\\", "\\\\").replace(quote, "\\" + quote).replace("\n", "\\n")
+            yield line[: match.start()] + quote + text + quote + line[match.end() :]
+
+
+def _literal(source: str) -> str | None:
+    try:
+        value = ast.literal_eval(source)
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _swapped(code: str, swaps: list[tuple[str, str]]) -> Iterator[str]:
+    for pattern, replacement in swaps:
+        for match in re.finditer(pattern, code):
+            if not _in_string(code, match.start()):
+                yield code[: match.start()] + replacement + code[match.end() :]
 
 
 _EMPTY_ANSWERS = ("return None", "return 0", "return []", 'return ""', "return {}", "return False")
@@ -358,6 +447,10 @@ def _errors(suspect: Suspect, text: str) -> int:
         except SyntaxError:
             return 1 + error_count(suspect.path, source.encode())
     return error_count(suspect.path, source.encode())
+
+
+def _comment_marker(language: str) -> str:
+    return "#" if language in ("python", "ruby", "") else "//"
 
 
 def _split_comment(line: str, marker: str) -> tuple[str, str]:

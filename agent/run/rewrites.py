@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from agent import tools
@@ -141,8 +140,9 @@ class _Pending:
     """The variants still to try, each with the suspect whose text it replaces; those of a
     rewrite that came closer go first: it is often one token from passing."""
 
-    def __init__(self, first: Iterator[Variant]) -> None:
-        self._sources = deque([((v, v.suspect) for v in first)])
+    def __init__(self, suspects: list[Suspect], texts: tuple[str, ...]) -> None:
+        self.texts = texts  # what their quoted texts may be varied to
+        self._sources = deque([((v, v.suspect) for v in variants(suspects, texts))])
         self.closer = 0
 
     def put_first(self, suspect: Suspect, rewrite: str) -> None:
@@ -151,7 +151,7 @@ class _Pending:
         self.closer += 1
         end_line = suspect.line + rewrite.count("\n")
         near = Suspect(suspect.path, suspect.name, suspect.line, end_line, rewrite)
-        self._sources.appendleft((v, suspect) for v in variants([near]))
+        self._sources.appendleft((v, suspect) for v in variants([near], self.texts))
 
     def take(self, count: int) -> list[tuple[Variant, Suspect]]:
         taken: list[tuple[Variant, Suspect]] = []
@@ -173,7 +173,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
     asked = suspects[: min(MAX_ASKED, count)]
     tries = _Tries(run, base, plan.baseline)
     texts = await read_texts(run.sandbox, sorted({s.path for s in suspects}))  # as at base
-    pending = _Pending(variants(constants(list(suspects), texts)))
+    pending = _Pending(constants(list(suspects), texts), (*texts.values(), plan.failure))
 
     def spent() -> bool:
         return budget is not None and run.state.elapsed > budget

@@ -91,8 +91,30 @@ def test_rarer_variants_come_after_every_one_token_one_remove_a_line_or_swap_a_n
     assert ("if item > limit:", "") not in made  # a block's head is never removed alone
     assert ("return top", "return top") not in made
     assert not any(after == "for item in items" for _, after in made)
+    volume = Suspect("m.py", "v", 1, 2, "def v(r):\n    return 4 * r ** 3  # 4 * r ** 3")
+    rarer = [v.after for v in variants([volume])]
+    assert "return 4 * r * 3  # 4 * r ** 3" in rarer and "return 4 ** r ** 3  # 4 * r ** 3" in rarer
+    assert rarer.index("return 4 * r * 3  # 4 * r ** 3") > rarer.index(
+        "return 4 * r ** 4  # 4 * r ** 3"
+    )
     only_line = Suspect("m.py", "f", 1, 2, "def f(x):\n    return x")
     assert ("return x", "") not in {(v.before, v.after) for v in variants([only_line])}
+
+
+def test_a_quoted_text_or_an_attribute_is_varied_to_one_like_it() -> None:
+    text = 'def label(self):\n    return self.first + ";" + self.last + "colour"'
+    suspect = Suspect("m.py", "label", 1, 2, text)
+    failure = "AssertionError: 'Ada,Lovelace' != 'Ada;Lovelace'\n    expected 'color'"
+    made = {v.after for v in variants([suspect], (failure,))}
+    assert 'return self.first + "," + self.last + "colour"' in made  # another separator
+    assert 'return self.first + ";" + self.last + "color"' in made  # as the tests quote it
+    assert 'return self.last + ";" + self.last + "colour"' in made  # another attribute
+    assert "return self.first + ';' + self.last + 'colour'" not in made  # quotes are kept
+    pattern = Suspect("m.py", "f", 1, 2, 'def f(s):\n    return re.sub(r"-", "_", s)')
+    assert not any('r","' in v.after for v in variants([pattern]))  # r"" is a pattern: kept
+    assert local_names(
+        Suspect("m.py", "g", 1, 2, "def g(xs: dict[str, int], n: int = 3):\n    return n")
+    ) == ["xs", "n"]  # no annotation is a name
 
 
 def test_constants_a_suspect_reads_follow_it() -> None:
