@@ -48,7 +48,7 @@ def mini(task: BundledTask, repo: Path, args: argparse.Namespace) -> list[str]:
     prompt = f"{task.prompt}\n\nThe repository is the current directory; its tests run with `{task.test_command}`."
     return [
         str(Path(args.venv) / "bin" / "python"), str(HERE / "mini_driver.py"),
-        str(repo), args.base_url, prompt, "", args.model,
+        str(repo), args.base_url, prompt, "", args.model, args.mini_config,
     ]  # fmt: skip
 
 
@@ -104,6 +104,12 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=180.0)
     parser.add_argument("--venv", help="the agent's venv (default /tmp/AGENT-venv)")
     parser.add_argument("--out")
+    parser.add_argument(
+        "--mini-config",
+        default="mini_textbased.yaml",
+        help="mini-swe-agent's config: its text-based one (the default) asks for a fenced "
+        "command, which a small local model writes; mini.yaml asks for tool calls",
+    )
     args = parser.parse_args()
     args.venv = args.venv or f"/tmp/{args.agent}-venv"
     out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115

@@ -20,13 +20,20 @@ added guard.
 from __future__ import annotations
 
 import ast
-import difflib
 import itertools
 import re
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from agent.prompts.rarer import (
+    STRING,
+    in_string,
+    local_names,
+    rarer_variants,
+    string_literals,
+    swapped,
+)
 from agent.prompts.rewrite import Suspect
 from agent.tools.syntax import error_count
 
@@ -77,16 +84,6 @@ _NEIGHBOURS = [
 ]  # fmt: skip
 _SWAPS += [(rf"(?<![\w$]){a}(?=\s*\()", b) for a, b in _NEIGHBOURS]
 _SWAPS += [(rf"(?<![\w$]){b}(?=\s*\()", a) for a, b in _NEIGHBOURS]
-# Rarer mistakes, tried after every one-token change of every suspect.
-_RARER_SWAPS = [
-    (r"(?<![+\-*/=<>!])\+(?![+=])", "*"),
-    (r"(?<![*/])\*(?![*=])", "+"),
-    (r"\*\*", "*"),
-    (r"(?<![*/])\*(?![*=])", "**"),
-    (r"%(?!=)", "//"),
-    (r"\bbreak\b", "continue"),
-    (r"\bcontinue\b", "break"),
-]
 _PYTHON_SWAPS = [
     (r"(?<![/=])/(?![/=*])", "//"),
     (r"//(?!=)", "/"),
@@ -96,7 +93,7 @@ _PYTHON_SWAPS = [
     (r"\bextend\b", "append"),
 ]
 _INT = re.compile(r"(?<![\w.])\d+(?![\w.])")
-_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+
 # `if x > 0:` / `elif ...:` / `while ...:`, and `if (x > 0) {`: a test that may be backwards
 _CONDITIONS = (
     (re.compile(r"^(\s*(?:(?:el)?if|while)\s+)(.+)(:)$"), "not ({})"),
@@ -148,13 +145,7 @@ def _all(suspects: list[Suspect], quoted: list[str]) -> Iterator[Variant]:
             if not line.rstrip().endswith((":", "{", "(", "[", ",")):  # a line, not a block
                 yield _replaced(suspect, number, None)
             code, comment = _split_comment(line, _comment_marker(suspect.language))
-            rarer = itertools.chain(
-                _names_swapped(code, names),
-                _attributes_swapped(code, suspect.text),
-                _literals_swapped(code, quoted),
-                _swapped(code, _RARER_SWAPS),
-            )
-            for changed in rarer:
+            for changed in rarer_variants(code, suspect, names, quoted):
                 yield _replaced(suspect, number, changed + comment)
 
 
@@ -198,7 +189,7 @@ def line_variants(line: str, language: str = "python") -> list[str]:
         if changed != code and changed not in out:
             out.append(changed)
 
-    for changed in _swapped(code, _SWAPS + (_PYTHON_SWAPS if language == "python" else [])):
+    for changed in swapped(code, _SWAPS + (_PYTHON_SWAPS if language == "python" else [])):
         add(changed)
     for condition, negated in _CONDITIONS:
         tested = condition.match(code)
@@ -211,7 +202,7 @@ def line_variants(line: str, language: str = "python") -> list[str]:
             if other >= 0:
                 add(code[: match.start()] + str(other) + code[match.end() :])
     for match in re.finditer(r"(?<=[\w)\]])[)\]]", code):  # `f(x)` -> `f(x - 1)`, not `f( - 1)`
-        if not _in_string(code, match.start()):
+        if not in_string(code, match.start()):
             for tail in (" - 1", " + 1"):
                 add(code[: match.start()] + tail + code[match.start() :])
     returned = re.match(r"(\s*return\s+)(.+?)(;?)$", code)
@@ -226,161 +217,20 @@ def line_variants(line: str, language: str = "python") -> list[str]:
             for call in _NORMALISED.get(language, ()):
                 add(f"{head}{expression}{call}{end}")
     for match in _TWO_ARGUMENTS.finditer(code):  # `f(a, b)` -> `f(b, a)`
-        if not _in_string(code, match.start()):
+        if not in_string(code, match.start()):
             name, first, second = match.groups()
             add(f"{code[: match.start()]}{name}({second}, {first}){code[match.end() :]}")
     for match in _SORTED.finditer(code):  # the other order
-        if not _in_string(code, match.start()):
+        if not in_string(code, match.start()):
             sep = "" if match.group().endswith("()") else ", "
             add(f"{code[: match.end() - 1]}{sep}reverse=True){code[match.end() :]}")
-    for a, b in _pairs(list(_STRING.finditer(code))):
+    for a, b in _pairs(list(STRING.finditer(code))):
         add(code[: a.start()] + b.group() + code[a.end() : b.start()] + a.group() + code[b.end() :])
     for match in re.finditer(r"(?<![\w.])([\w.]+)(\s*[-/]\s*)([\w.]+)(?![\w.(\[])", code):
         left, op, right = match.groups()
-        if not _in_string(code, match.start()) and _NAME.fullmatch(left) and left != right:
+        if not in_string(code, match.start()) and _NAME.fullmatch(left) and left != right:
             add(code[: match.start()] + right + op + left + code[match.end() :])
     return [changed + comment for changed in out]
-
-
-_KEYWORDS = frozenset(
-    [
-        "self",
-        "cls",
-        "this",
-        "None",
-        "True",
-        "False",
-        "and",
-        "or",
-        "not",
-        "in",
-        "is",
-        "if",
-        "else",
-        "for",
-        "while",
-        "return",
-        "def",
-        "lambda",
-        "let",
-        "const",
-        "var",
-        "function",
-        "new",
-        "true",
-        "false",
-        "null",
-        "undefined",
-        "typeof",
-        "of",
-    ]
-)
-_PARAMETERS = re.compile(r"\(([^)]*)\)")
-_ASSIGNED = re.compile(
-    r"^\s*(?:let\s+|const\s+|var\s+)?([A-Za-z_]\w*)\s*(?::[^=]+)?[-+*/]?=(?!=)"
-    r"|\bfor\s*\(?\s*(?:let\s+|const\s+|var\s+)?([A-Za-z_]\w*)\s+(?:in|of)\b"
-)
-
-
-def local_names(suspect: Suspect) -> list[str]:
-    """The suspect's parameters and the names it assigns, in the order they appear: using
-    one where another was meant is a common one-word bug."""
-    lines = suspect.text.split("\n")
-    found: list[str] = []
-    params = _PARAMETERS.search(lines[0])
-    listed = params.group(1) if params else ""
-    while re.search(r"\[[^\[\]]*\]", listed):  # `dict[str, int]`: no commas of its own
-        listed = re.sub(r"\[[^\[\]]*\]", "", listed)
-    words = [m.group(1) for m in re.finditer(r"(?:^|,)\s*\**([A-Za-z_]\w*)", listed)]
-    for line in lines[1:]:
-        words += [name for match in _ASSIGNED.finditer(line) for name in match.groups() if name]
-    for word in words:
-        if word not in _KEYWORDS and word not in found:
-            found.append(word)
-    return found
-
-
-def _names_swapped(line: str, names: list[str]) -> Iterator[str]:
-    """`line` with one use of a local name (not an attribute, a call or a keyword
-    argument) replaced by another of `names`."""
-    if len(names) < 2:
-        return
-    pattern = r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?![\w(])(?!\s*=[^=])"
-    for match in re.finditer(pattern, line):
-        if _in_string(line, match.start()):
-            continue
-        for other in names:
-            if other != match.group():
-                yield line[: match.start()] + other + line[match.end() :]
-
-
-_ATTRIBUTE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b(?!\s*\()")
-_SEPARATORS = (",", ", ", ";", ":", "-", "_", " ", "", "/", ".", "|", "\n")
-MAX_LITERAL = 24  # longer texts are messages, not keys, separators or formats
-MAX_PER_LITERAL = 8
-
-
-def _attributes_swapped(line: str, text: str) -> Iterator[str]:
-    """`line` with one attribute (`self.width`, not a method call) put for another of the
-    same object that the suspect uses."""
-    used: dict[str, list[str]] = {}
-    for match in _ATTRIBUTE.finditer(text):
-        names = used.setdefault(match.group(1), [])
-        if match.group(2) not in names:
-            names.append(match.group(2))
-    for match in _ATTRIBUTE.finditer(line):
-        if _in_string(line, match.start()):
-            continue
-        for other in used.get(match.group(1), []):
-            if other != match.group(2):
-                yield line[: match.start(2)] + other + line[match.end(2) :]
-
-
-def string_literals(*texts: str) -> list[str]:
-    """The short texts quoted in `texts`, in order: what a wrong literal may have meant."""
-    found: list[str] = []
-    for text in texts:
-        for match in _STRING.finditer(text):
-            value = _literal(match.group())
-            if value is not None and len(value) <= MAX_LITERAL and value not in found:
-                found.append(value)
-    return found
-
-
-def _literals_swapped(line: str, quoted: list[str]) -> Iterator[str]:
-    """`line` with one plain quoted text put for a like one: a separator for another, or
-    `"colour"` for the `"color"` the tests quote."""
-    for match in _STRING.finditer(line):
-        if match.start() and line[match.start() - 1].isalpha():
-            continue  # r"", f"", b"": a pattern, a format or bytes
-        value = _literal(match.group())
-        if value is None or len(value) > MAX_LITERAL:
-            continue
-        if len(value) <= 2 and not any(c.isalnum() for c in value):
-            others = [c for c in (*_SEPARATORS, *quoted) if len(c) <= 2]
-        elif len(value) <= 2:
-            others = [c for c in quoted if len(c) <= 2 and c.isalnum()]
-        else:
-            others = [c for c in quoted if difflib.SequenceMatcher(None, value, c).ratio() >= 0.6]
-        quote = match.group()[0]
-        for other in [c for c in dict.fromkeys(others) if c != value][:MAX_PER_LITERAL]:
-            text = other.replace("\\", "\\\\").replace(quote, "\\" + quote).replace("\n", "\\n")
-            yield line[: match.start()] + quote + text + quote + line[match.end() :]
-
-
-def _literal(source: str) -> str | None:
-    try:
-        value = ast.literal_eval(source)
-    except (ValueError, SyntaxError):
-        return None
-    return value if isinstance(value, str) else None
-
-
-def _swapped(code: str, swaps: list[tuple[str, str]]) -> Iterator[str]:
-    for pattern, replacement in swaps:
-        for match in re.finditer(pattern, code):
-            if not _in_string(code, match.start()):
-                yield code[: match.start()] + replacement + code[match.end() :]
 
 
 _EMPTY_ANSWERS = ("return None", "return 0", "return []", 'return ""', "return {}", "return False")
@@ -456,13 +306,9 @@ def _comment_marker(language: str) -> str:
 def _split_comment(line: str, marker: str) -> tuple[str, str]:
     """The code of `line` and its trailing comment, which no variant touches."""
     for match in re.finditer(rf"\s+{re.escape(marker)}", line):
-        if not _in_string(line, match.start()):
+        if not in_string(line, match.start()):
             return line[: match.start()], line[match.start() :]
     return line, ""
-
-
-def _in_string(line: str, index: int) -> bool:
-    return any(m.start() < index < m.end() - 1 for m in _STRING.finditer(line))
 
 
 def _pairs(items: list[re.Match[str]]) -> Iterator[tuple[re.Match[str], re.Match[str]]]:
