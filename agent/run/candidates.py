@@ -10,6 +10,8 @@ that edit. The test suite, not the model, is the judge.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from agent import tools
@@ -20,6 +22,7 @@ from agent.run.core import Run
 from agent.run.sampling import ask_once
 from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
+from sandbox.base import Sandbox
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,18 @@ def request_before(messages: list[Message], edit_id: str) -> list[Message] | Non
     return None
 
 
+@contextlib.asynccontextmanager
+async def restored_if_cut(sandbox: Sandbox, ref: str) -> AsyncIterator[None]:
+    """Left by an exception (the wall clock, Esc, a sandbox error), the workspace goes back
+    to `ref`: a candidate half tried is never left in place to be shown or applied."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await sandbox.restore(ref)
+        raise
+
+
 async def try_candidates(
     run: Run, failed: ToolCall, base_ref: str, current: TestDigest, count: int, temperature: float
 ) -> TestDigest | None:
@@ -50,20 +65,8 @@ async def try_candidates(
     if request is None:
         return None
     own_ref = await sandbox.checkpoint("before candidates")
-    tried: list[Candidate] = []
-    for _ in range(count):
-        completion = await ask_once(run, request, tools.specs(context), temperature=temperature)
-        call = _edit_in(completion)
-        if call is None or _touches_tests(call) or _same(call, failed, tried):
-            continue
-        await sandbox.restore(base_ref)
-        applied = await tools.call(context, call.name, call.arguments)
-        if not applied.ok:
-            continue
-        report = await run_test_command(context)
-        tried.append(Candidate(call, report, len(await sandbox.diff())))
-        if report.ok:
-            break  # all tests pass: nothing can beat it
+    async with restored_if_cut(sandbox, own_ref):
+        tried = await _tried(run, request, failed, base_ref, count, temperature)
     best = max(tried, key=Candidate.score, default=None)
     own = Candidate(failed, current, 0)
     if best is None or best.score()[:2] <= own.score()[:2]:
@@ -87,6 +90,34 @@ async def try_candidates(
         f"tests. It applied the best instead of yours: {chosen}]\n{report.text}"
     )
     return report
+
+
+async def _tried(
+    run: Run,
+    request: list[Message],
+    failed: ToolCall,
+    base_ref: str,
+    count: int,
+    temperature: float,
+) -> list[Candidate]:
+    """Each sampled edit applied to the workspace at `base_ref` and tested, until one
+    passes; the last is left in place."""
+    sandbox, context = run.sandbox, run.tool_context
+    tried: list[Candidate] = []
+    for _ in range(count):
+        completion = await ask_once(run, request, tools.specs(context), temperature=temperature)
+        call = _edit_in(completion)
+        if call is None or _touches_tests(call) or _same(call, failed, tried):
+            continue
+        await sandbox.restore(base_ref)
+        applied = await tools.call(context, call.name, call.arguments)
+        if not applied.ok:
+            continue
+        report = await run_test_command(context)
+        tried.append(Candidate(call, report, len(await sandbox.diff())))
+        if report.ok:
+            break  # all tests pass: nothing can beat it
+    return tried
 
 
 def _edit_in(completion: Completion | None) -> ToolCall | None:

@@ -34,6 +34,7 @@ from agent.prompts.imports import stdlib_imports_added
 from agent.prompts.localise import coverage_command, parse_coverage, ranked
 from agent.prompts.rewrite import MAX_ASKED, Suspect, rewrite_request, rewritten
 from agent.prompts.variants import Variant, constants, variants
+from agent.run.candidates import restored_if_cut
 from agent.run.checks import candidate_count, candidates_allowed, record_tests
 from agent.run.core import Run
 from agent.run.sampling import ask_once
@@ -70,7 +71,8 @@ async def rewrite_first(run: Run) -> None:
         return
     run.enter(Phase.EDIT)
     base = await run.sandbox.checkpoint("before rewrites")
-    tried, kept = await _sample(run, plan, base)
+    async with restored_if_cut(run.sandbox, base):
+        tried, kept = await _sample(run, plan, base)
     if kept is None:
         run.emit(CandidatesTried(tried, 0, "", rewrites=True))
         await run.sandbox.restore(base)

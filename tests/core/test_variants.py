@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.events import CandidatesTried, Finished
+from agent.events import CandidatesTried, Finished, StopReason
 from agent.present import candidates_line
 from agent.prompts.rewrite import Suspect
 from agent.prompts.variants import constants, guards, line_variants, local_names, variants
@@ -216,6 +216,31 @@ async def test_a_variant_whose_tests_hang_is_cut_short(
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert tried.chosen == "changed `return c * 2` to `return c * 1` in scale (bits.py)"
     assert events[-1].status == "done" and "+    return c * 1\n" in diff
+
+
+async def test_the_wall_clock_mid_variant_leaves_no_variant_behind(
+    docker_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As above, but the clock runs out while the variant `n // 1` hangs: what is left to
+    # show or apply is the repository as it was, not that variant.
+    halvings = (
+        "def halvings(n):\n    count = 0\n    while n > 1:\n        n = n // 2\n"
+        "        count += 1\n    return scale(count)\n"
+    )
+    files = {
+        "bits.py": f"def scale(c):\n    return c * 2\n\n\n{halvings}",
+        "test_bits.py": "import unittest\n\nfrom bits import halvings\n\n\n"
+                        "class T(unittest.TestCase):\n    def test_eight(self):\n"
+                        "        self.assertEqual(halvings(8), 3)\n",
+        ".kiln.toml": "[limits]\ntimeout_s = 10\n",
+    }  # fmt: skip
+    monkeypatch.setattr(rewrites, "MIN_TESTS_S", 120.0)  # it hangs past the clock
+    repo = make_git_repo(tmp_path / "repo", files)
+    same = [block(halvings), block("def scale(c):\n    return c * 2\n")]
+    events, diff, _ = await asyncio.wait_for(_run(repo, same), 90)
+    finished = events[-1]
+    assert isinstance(finished, Finished) and finished.stop_reason == StopReason.WALL_CLOCK, finished
+    assert diff == ""
 
 
 async def test_the_model_is_asked_about_the_likeliest_suspects_variants_cover_the_rest(
