@@ -239,7 +239,9 @@ async def test_the_wall_clock_mid_variant_leaves_no_variant_behind(
     same = [block(halvings), block("def scale(c):\n    return c * 2\n")]
     events, diff, _ = await asyncio.wait_for(_run(repo, same), 90)
     finished = events[-1]
-    assert isinstance(finished, Finished) and finished.stop_reason == StopReason.WALL_CLOCK, finished
+    assert isinstance(finished, Finished) and finished.stop_reason == StopReason.WALL_CLOCK, (
+        finished
+    )
     assert diff == ""
 
 
