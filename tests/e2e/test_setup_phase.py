@@ -48,8 +48,10 @@ def setup_images() -> Iterator[None]:
     for image in client.images.list("kiln-setup"):
         if image.id not in before:
             # A finished session's container is removed in the background: wait for that.
+            # (The low-level list: the high-level one inspects each container it lists,
+            # and fails on one removed in between.)
             for _ in range(100):
-                if not client.containers.list(all=True, filters={"ancestor": image.id}):
+                if not client.api.containers(all=True, filters={"ancestor": image.id}):
                     break
                 time.sleep(0.1)
             client.images.remove(image.id, force=True)
