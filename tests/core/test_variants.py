@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -194,25 +195,32 @@ async def test_a_wrong_constant_the_suspect_reads_is_varied_too(
     assert "-MULTIPLIER = 3\n+MULTIPLIER = 2" in diff
 
 
+# The tested function is right, but its variant `n // 1` never ends; the bug is in what it
+# calls, tried after it.
+HALVINGS = (
+    "def halvings(n):\n    count = 0\n    while n > 1:\n        n = n // 2\n"
+    "        count += 1\n    return scale(count)\n"
+)
+HALVING_FILES = {
+    "bits.py": f"def scale(c):\n    return c * 2\n\n\n{HALVINGS}",
+    "test_bits.py": "import unittest\n\nfrom bits import halvings\n\n\n"
+                    "class T(unittest.TestCase):\n    def test_eight(self):\n"
+                    "        self.assertEqual(halvings(8), 3)\n",
+}  # fmt: skip
+
+
+async def _halvings(repo: Path) -> tuple[list[Any], str]:
+    """The halvings task, the model writing each suspect back unchanged: events, diff."""
+    same = [block(HALVINGS), block("def scale(c):\n    return c * 2\n")]
+    events, diff, _ = await asyncio.wait_for(_run(repo, same), 90)
+    return events, diff
+
+
 async def test_a_variant_whose_tests_hang_is_cut_short(
     docker_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The tested function is right, but its variant `n // 1` never ends; the bug is in
-    # what it calls, tried after it.
-    halvings = (
-        "def halvings(n):\n    count = 0\n    while n > 1:\n        n = n // 2\n"
-        "        count += 1\n    return scale(count)\n"
-    )
-    files = {
-        "bits.py": f"def scale(c):\n    return c * 2\n\n\n{halvings}",
-        "test_bits.py": "import unittest\n\nfrom bits import halvings\n\n\n"
-                        "class T(unittest.TestCase):\n    def test_eight(self):\n"
-                        "        self.assertEqual(halvings(8), 3)\n",
-    }  # fmt: skip
     monkeypatch.setattr(rewrites, "MIN_TESTS_S", 2.0)  # the configured limit stays 600 s
-    repo = make_git_repo(tmp_path / "repo", files)
-    same = [block(halvings), block("def scale(c):\n    return c * 2\n")]
-    events, diff, _ = await asyncio.wait_for(_run(repo, same), 90)
+    events, diff = await _halvings(make_git_repo(tmp_path / "repo", HALVING_FILES))
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert tried.chosen == "changed `return c * 2` to `return c * 1` in scale (bits.py)"
     assert events[-1].status == "done" and "+    return c * 1\n" in diff
@@ -223,21 +231,9 @@ async def test_the_wall_clock_mid_variant_leaves_no_variant_behind(
 ) -> None:
     # As above, but the clock runs out while the variant `n // 1` hangs: what is left to
     # show or apply is the repository as it was, not that variant.
-    halvings = (
-        "def halvings(n):\n    count = 0\n    while n > 1:\n        n = n // 2\n"
-        "        count += 1\n    return scale(count)\n"
-    )
-    files = {
-        "bits.py": f"def scale(c):\n    return c * 2\n\n\n{halvings}",
-        "test_bits.py": "import unittest\n\nfrom bits import halvings\n\n\n"
-                        "class T(unittest.TestCase):\n    def test_eight(self):\n"
-                        "        self.assertEqual(halvings(8), 3)\n",
-        ".kiln.toml": "[limits]\ntimeout_s = 10\n",
-    }  # fmt: skip
     monkeypatch.setattr(rewrites, "MIN_TESTS_S", 120.0)  # it hangs past the clock
-    repo = make_git_repo(tmp_path / "repo", files)
-    same = [block(halvings), block("def scale(c):\n    return c * 2\n")]
-    events, diff, _ = await asyncio.wait_for(_run(repo, same), 90)
+    files = {**HALVING_FILES, ".kiln.toml": "[limits]\ntimeout_s = 10\n"}
+    events, diff = await _halvings(make_git_repo(tmp_path / "repo", files))
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.stop_reason == StopReason.WALL_CLOCK, (
         finished
