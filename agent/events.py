@@ -224,6 +224,7 @@ class CandidatesTried(Event):
     chosen: str  # the one kept instead of the model's own edit; "" when none was better
     rewrites: bool = False  # before the model's first edit: nothing of its own to beat
     by_kiln: bool = False  # the one kept is kiln's own one-token variant, not a model reply
+    of_rewrite: bool = False  # ... or part of a model reply that failed whole
 
 
 @dataclass(frozen=True)

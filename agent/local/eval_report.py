@@ -65,6 +65,7 @@ class Total:
     solved: int
     median_wall_s_per_task: float
     by_variant: int = 0  # of the solved, how many by kiln's own one-token variant
+    by_part: int = 0  # ... and how many by part of a failing rewrite
 
     @property
     def solved_share(self) -> float:
@@ -76,7 +77,7 @@ class Total:
             "task_runs": self.task_runs, "solved": self.solved,
             "solved_share": round(self.solved_share, 3),
             "median_wall_s_per_task": round(self.median_wall_s_per_task, 2),
-            "solved_by_variant": self.by_variant,
+            "solved_by_variant": self.by_variant, "solved_by_part": self.by_part,
         }  # fmt: skip
 
 
@@ -93,10 +94,15 @@ def totals(tasks: list[TaskRuns]) -> list[Total]:
             task_runs=sum(len(t.results) for t in group),
             solved=sum(t.solved for t in group),
             median_wall_s_per_task=statistics.median(t.median("wall_s") for t in group),
-            by_variant=sum(r.solved and r.fixed_by == "variant" for t in group for r in t.results),
+            by_variant=_solved_by("variant", group),
+            by_part=_solved_by("part", group),
         )
         for name, group in groups
     ]
+
+
+def _solved_by(kind: str, group: list[TaskRuns]) -> int:
+    return sum(r.solved and r.fixed_by == kind for t in group for r in t.results)
 
 
 def table(tasks: list[TaskRuns]) -> str:
@@ -116,7 +122,8 @@ def table(tasks: list[TaskRuns]) -> str:
     for total in totals(tasks):
         lines.append(
             f"{total.split}: solved {total.solved}/{total.task_runs} task-runs"
-            f" ({total.solved_share:.0%}; {total.by_variant} by kiln's variants), median"
+            f" ({total.solved_share:.0%}; {total.by_variant} by kiln's variants,"
+            f" {total.by_part} by part of a rewrite), median"
             f" {total.median_wall_s_per_task:.0f}s per task"
         )
     return "\n".join(lines)

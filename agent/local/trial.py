@@ -41,7 +41,8 @@ class TrialResult:
     server_cache: CacheStats = field(default_factory=CacheStats)
     diff: str = ""
     tests_restored: list[str] = field(default_factory=list)  # test files the run had changed
-    fixed_by: str = ""  # "rewrite" (the model's, before any step), "variant" (kiln's own)
+    # "rewrite" (the model's, before any step), "variant" (kiln's own), "part" (of a rewrite)
+    fixed_by: str = ""
     exit_code: int = 0
     stderr_tail: str = ""
 
@@ -108,7 +109,8 @@ def _read_events(stdout: str, result: TrialResult) -> None:
         elif kind == "notice" and "format" in str(event.get("message", "")).lower():
             result.format_notices += 1
         elif kind == "candidates_tried" and event.get("rewrites") and event.get("passing"):
-            result.fixed_by = "variant" if event.get("by_kiln") else "rewrite"
+            by_kiln, of_rewrite = event.get("by_kiln"), event.get("of_rewrite")
+            result.fixed_by = "part" if of_rewrite else "variant" if by_kiln else "rewrite"
         elif kind == "finished":
             usage = event.get("usage") or {}
             result.status = str(event.get("status", "?"))

@@ -113,6 +113,9 @@ _SKIP = re.compile(r"\s*(#|//|/\*|\*|\"\"\"|'''|def |async def |function |class 
 _CONSTANT = re.compile(
     r"^(?:export\s+)?(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w*)\s*(?::[^=]+)?=\s*\S"
 )
+# `    RATE = 3` in a class body: upper case, so no local of a function
+_CLASS_CONSTANT = re.compile(r"^\s+(?:static\s+)?([A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=\s*\S")
+MAX_TABLE_LINES = 40
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ class Variant:
     text: str  # the suspect's new text
     before: str  # the line as it was, stripped; "" for a guard added
     after: str  # the line as it becomes, stripped; "" for a line removed
+    of_rewrite: bool = False  # part of the model's rewrite (agent/prompts/partial.py)
 
 
 def variants(suspects: list[Suspect], texts: tuple[str, ...] = ()) -> Iterator[Variant]:
@@ -129,7 +133,7 @@ def variants(suspects: list[Suspect], texts: tuple[str, ...] = ()) -> Iterator[V
     another, one attribute for another, and one quoted text for a like one from `texts`
     (the module, the failure) or for another separator. Without repeats and without
     changes that break the syntax."""
-    return itertools.islice(_checked(_all(suspects, string_literals(*texts))), MAX_VARIANTS)
+    return itertools.islice(checked(_all(suspects, string_literals(*texts))), MAX_VARIANTS)
 
 
 def _all(suspects: list[Suspect], quoted: list[str]) -> Iterator[Variant]:
@@ -149,7 +153,8 @@ def _all(suspects: list[Suspect], quoted: list[str]) -> Iterator[Variant]:
                 yield _replaced(suspect, number, changed + comment)
 
 
-def _checked(made: Iterator[Variant]) -> Iterator[Variant]:
+def checked(made: Iterator[Variant]) -> Iterator[Variant]:
+    """`made` without repeats and without those that break the syntax their suspect had."""
     seen: set[str] = set()
     broken: dict[Suspect, int] = {}
     for variant in made:
@@ -269,24 +274,42 @@ def guards(suspect: Suspect) -> list[tuple[str, str]]:
 
 
 def constants(suspects: list[Suspect], texts: dict[str, str]) -> list[Suspect]:
-    """Module-level constants the suspects read (`MULTIPLIER = 3`), each as a one-line
-    suspect of its own, placed right after the first suspect that reads it."""
+    """Module-level constants the suspects read (`MULTIPLIER = 3`) and a class's own (`RATE
+    = 3` in its body), each as a suspect of its own right after the first suspect that
+    reads it; tables over several lines (`RATES = {`) after all of them, as they have many
+    lines to vary and a bug in one is rarer."""
     placed: list[Suspect] = []
+    tables: list[Suspect] = []
     taken: set[tuple[str, int]] = set()
     for suspect in suspects:
         placed.append(suspect)
-        for number, line in enumerate(texts.get(suspect.path, "").split("\n"), 1):
-            match = _CONSTANT.match(line)
-            if (
-                not match
-                or (suspect.path, number) in taken
-                or line.rstrip().endswith(("(", "{", "["))
-            ):
+        lines = texts.get(suspect.path, "").split("\n")
+        for number, line in enumerate(lines, 1):
+            match = _CONSTANT.match(line) or _CLASS_CONSTANT.match(line)
+            if not match or (suspect.path, number) in taken:
                 continue
-            if re.search(rf"\b{re.escape(match.group(1))}\b", suspect.text):
+            end = _table_end(lines, number)
+            if end and re.search(rf"\b{re.escape(match.group(1))}\b", suspect.text):
                 taken.add((suspect.path, number))
-                placed.append(Suspect(suspect.path, match.group(1), number, number, line))
-    return placed
+                text = "\n".join(lines[number - 1 : end])
+                found = Suspect(suspect.path, match.group(1), number, end, text)
+                (placed if end == number else tables).append(found)
+    return placed + tables
+
+
+def _table_end(lines: list[str], number: int) -> int:
+    """The last line of the constant that starts on line `number`: itself, or for a table
+    over several lines (`RATES = {`), the line that closes it at the same indent; 0 for a
+    table too long to be one constant's bug."""
+    line = lines[number - 1]
+    closer = {"(": ")", "[": "]", "{": "}"}.get(line.rstrip()[-1:])
+    if closer is None:
+        return number
+    indent = line[: len(line) - len(line.lstrip())]
+    for end in range(number, min(len(lines), number + MAX_TABLE_LINES)):
+        if lines[end].startswith(indent + closer):
+            return end + 1
+    return 0
 
 
 def _errors(suspect: Suspect, text: str) -> int:

@@ -5,8 +5,9 @@ under a tracer, so the functions they ran join the suspects (agent/prompts/local
 It asks the small model to rewrite each suspect (agent/prompts/rewrite.py), one at a
 time, at temperature 0. Then it tries its own one-token variants of the suspects and of
 the constants they read (agent/prompts/variants.py), with a sampled rewrite every few, up
-to twice the profile's candidate count; a rewrite that came closer has its own variants
-tried first. Each candidate is put in place of its function on the
+to twice the profile's candidate count. A failing rewrite's changes are tried one at a
+time and left out one at a time first (agent/prompts/partial.py), and a rewrite that
+came closer has its own variants tried next. Each candidate is put in place of its function on the
 workspace as it was, and the tests run. The first that makes them all pass is kept and
 the run is done; the tests, not the model, said so. If none does, the workspace goes back
 as it was and the usual loop starts, with its own candidates after a failing fix.
@@ -32,6 +33,7 @@ from agent.llm.base import Message
 from agent.prompts.briefing import Briefing, is_test_file, read_texts
 from agent.prompts.imports import stdlib_imports_added
 from agent.prompts.localise import coverage_command, parse_coverage, ranked
+from agent.prompts.partial import parts_of
 from agent.prompts.rewrite import MAX_ASKED, Suspect, rewrite_request, rewritten
 from agent.prompts.variants import Variant, constants, variants
 from agent.run.candidates import restored_if_cut
@@ -155,6 +157,9 @@ class _Pending:
         near = Suspect(suspect.path, suspect.name, suspect.line, end_line, rewrite)
         self._sources.appendleft((v, suspect) for v in variants([near], self.texts))
 
+    def put_parts_first(self, suspect: Suspect, rewrite: str) -> None:
+        self._sources.appendleft((v, suspect) for v in parts_of(suspect, rewrite))
+
     def take(self, count: int) -> list[tuple[Variant, Suspect]]:
         taken: list[tuple[Variant, Suspect]] = []
         while self._sources and len(taken) < count:
@@ -187,6 +192,8 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
             return _Kept(suspect, report, f"rewrote {suspect.name} in {suspect.path}")
         if new and report and tries.closer(report):
             pending.put_first(suspect, new)
+        if new and report:
+            pending.put_parts_first(suspect, new)
         return None
 
     for suspect in asked:  # the likeliest reply of each first
@@ -203,12 +210,15 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
         batch = pending.take(VARIANTS_PER_SAMPLE)
         for variant, suspect in batch:
             rewritten_first = variant.suspect is not suspect
-            report = await tries.report(suspect, variant.text, imports=rewritten_first)
+            of_rewrite = rewritten_first or variant.of_rewrite
+            report = await tries.report(suspect, variant.text, imports=of_rewrite)
             if report and report.ok:
                 label = _changed(variant)
                 if rewritten_first:
                     label = f"rewrote {suspect.name} in {suspect.path}, then {label}"
-                return tries.tried, _Kept(suspect, report, label, kiln=True)
+                elif variant.of_rewrite:
+                    label = f"kept part of a rewrite of {suspect.name}: {label}"
+                return tries.tried, _Kept(suspect, report, label, True, variant.of_rewrite)
             if spent():
                 return tries.tried, None
         if attempt in samples:
@@ -227,6 +237,7 @@ class _Kept:
     report: TestDigest
     label: str  # what was changed, for the person
     kiln: bool = False  # one of kiln's own variants, not a reply of the model
+    of_rewrite: bool = False  # part of a reply of the model, picked by kiln
 
 
 async def _rewrite(run: Run, plan: Briefing, suspect: Suspect, temperature: float) -> str | None:
@@ -243,7 +254,11 @@ async def _rewrite(run: Run, plan: Briefing, suspect: Suspect, temperature: floa
 
 async def _keep(run: Run, kept: _Kept, tried: int) -> None:
     state, deps = run.state, run.deps
-    run.emit(CandidatesTried(tried, 1, kept.label, rewrites=True, by_kiln=kept.kiln))
+    run.emit(
+        CandidatesTried(
+            tried, 1, kept.label, rewrites=True, by_kiln=kept.kiln, of_rewrite=kept.of_rewrite
+        )
+    )
     record_tests(run, kept.report)
     state.edited = True
     deps.last_diff = await run.sandbox.diff()

@@ -98,10 +98,11 @@ async def test_failing_rewrites_are_undone_before_the_loop(
     script = [block("def quadruple(x):\n    return x\n"), wrong, *[wrong] * 4, fix, finish]
     events, diff, requests = await _run(repo, script)
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
-    # Two rewrites, then kiln's 26 variants: 6 of quadruple's line, 4 of double's, 7
-    # empty-case guards of each, then the rarer `*` for `+` twice in double.
-    assert (tried.tried, tried.passing, tried.chosen) == (28, 0, "")
-    assert candidates_line(tried) == "Tried 28 fixes: 0 pass; none kept, the model goes on."
+    # Two rewrites, then the parts of double's (`x + 4`; `x * x + x` is a variant too),
+    # then kiln's 26 variants: 6 of quadruple's line, 4 of double's, 7 empty-case guards
+    # of each, then the rarer `*` for `+` twice in double.
+    assert (tried.tried, tried.passing, tried.chosen) == (29, 0, "")
+    assert candidates_line(tried) == "Tried 29 fixes: 0 pass; none kept, the model goes on."
     assert events[-1].status == "done"
     # The model's own edit applied to the code as it was: no rewrite is left in the diff.
     assert "+    return x + x" in diff and "x * 4" not in diff and "return x\n" not in diff

@@ -118,14 +118,24 @@ def test_a_quoted_text_or_an_attribute_is_varied_to_one_like_it() -> None:
     ) == ["xs", "n"]  # no annotation is a name
 
 
-def test_constants_a_suspect_reads_follow_it() -> None:
-    source = 'MULTIPLIER = 3\nNAME: str = "x"\nUNUSED = 9\nTABLE = {\n}\n\n\ndef delay(n):\n    return MULTIPLIER ** n * TABLE\n'
-    delay = Suspect("b.py", "delay", 8, 9, "def delay(n):\n    return MULTIPLIER ** n * TABLE")
-    placed = constants([delay], {"b.py": source})
-    assert [(s.name, s.line, s.text) for s in placed] == [
-        ("delay", 8, delay.text),
-        ("MULTIPLIER", 1, "MULTIPLIER = 3"),
-    ]  # UNUSED is not read; TABLE spans lines, so it is no one-line constant
+def test_constants_a_suspect_reads_follow_it_and_tables_come_last() -> None:
+    source = (
+        'MULTIPLIER = 3\nNAME: str = "x"\nUNUSED = 9\nTABLE = {\n    "a": 1,\n}\n\n\n'
+        "def delay(n):\n    return MULTIPLIER ** n * TABLE\n\n\n"
+        "class Fee:\n    RATE = 5\n\n    def due(self):\n        return self.RATE\n"
+    )
+    delay = Suspect("b.py", "delay", 9, 10, "def delay(n):\n    return MULTIPLIER ** n * TABLE")
+    due = Suspect("b.py", "due", 16, 17, "    def due(self):\n        return self.RATE")
+    placed = constants([delay, due], {"b.py": source})
+    assert [(s.name, s.line, s.end_line) for s in placed] == [
+        ("delay", 9, 10),
+        ("MULTIPLIER", 1, 1),
+        ("due", 16, 17),
+        ("RATE", 14, 14),  # a class's own constant
+        ("TABLE", 4, 6),  # after all the others: a table has many lines to vary
+    ]  # UNUSED is not read
+    assert placed[-1].text == 'TABLE = {\n    "a": 1,\n}'
+    assert any(v.after == '"a": 2,' for v in variants(placed[-1:]))
 
 
 # The tested function is right; what it calls has `-` for `+`; the model only ever writes
