@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator
 
 from agent.prompts.rewrite import Suspect
 from agent.prompts.variants import Variant, checked
@@ -53,10 +52,8 @@ def _applied(suspect: Suspect, old: list[str], picked: list[tuple[int, int, list
 def _first_changed_line(old: str, new: str) -> tuple[str, str]:
     """The first line `new` changes, as it was and as it becomes, stripped ("" for none)."""
     old_lines, new_lines = old.split("\n"), new.split("\n")
-    opcodes: Iterator[tuple[str, int, int, int, int]] = iter(
-        difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes()
-    )
-    for tag, i1, i2, j1, j2 in opcodes:
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
             before = old_lines[i1].strip() if i1 < i2 else ""
             after = new_lines[j1].strip() if j1 < j2 else ""
