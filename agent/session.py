@@ -471,12 +471,15 @@ class Session:
         if self.store is not None:
             self.store.save_state(self.session_id, self.conversation.history, deps.last_diff)
 
-    async def run(self, task: str) -> AsyncIterator[Event]:
-        """One request: plan -> edit -> test -> correct, ending with a Finished event."""
+    async def run(self, task: str, clock_from: float | None = None) -> AsyncIterator[Event]:
+        """One request: plan -> edit -> test -> correct, ending with a Finished event. Its
+        wall clock starts now, or at `clock_from` (time.monotonic()) when given."""
         await self.start()
         deps = self._deps
         assert deps is not None
         state = RunState(self._limits())
+        if clock_from is not None:
+            state.started = min(state.started, clock_from)
         self.last_run = state
         self._unsent = [  # the session's first request is its title
             dataclasses.replace(e, task=task) if isinstance(e, SessionStarted) else e

@@ -139,7 +139,10 @@ async def run_headless(
     made: list[Sandbox] = []
     notices: list[str] = []
 
+    set_up: list[str] = []
+
     def setup_line(line: str) -> None:
+        set_up.append(line)
         print(f"[setup] {line}", file=err, flush=True)
 
     sandbox_started = asyncio.ensure_future(
@@ -168,7 +171,10 @@ async def run_headless(
                 loop.add_signal_handler(signum, session.cancel)
         for notice in [*notices, *session.start_notes]:
             session.notice(notice)
-        finished = await _drive(session, args, out, err)
+        # The wall clock counts from the command's start, as the person does: a slow start
+        # (a model server still busy with the last run) must not push the end past it.
+        # A one-time set-up (building the sandbox image) is not the run's time.
+        finished = await _drive(session, args, out, err, None if set_up else started)
         return await _conclude(session, args, finished, started, out, err)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -298,9 +304,11 @@ async def _create_client_after_imports(
     return await open_client(await resolve_profile(settings))
 
 
-async def _drive(session: Session, args: argparse.Namespace, out: TextIO, err: TextIO) -> Finished:
+async def _drive(
+    session: Session, args: argparse.Namespace, out: TextIO, err: TextIO, clock_from: float | None
+) -> Finished:
     finished: Finished | None = None
-    async for event in session.run(args.task):
+    async for event in session.run(args.task, clock_from):
         _emit(event, args.output_format, out, err)
         if isinstance(event, Finished):
             finished = event

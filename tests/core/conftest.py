@@ -110,6 +110,7 @@ async def run_scripted(
     settings: Settings | None = None,
     prices: Prices | None = None,
     on_event: Callable[[Event, Session], None] | None = None,
+    clock_from: float | None = None,
 ) -> tuple[list[Event], Session, ScriptedServer]:
     """One session over `repo` against a scripted model; returns its events."""
     with ScriptedServer(script) as server:
@@ -125,7 +126,7 @@ async def run_scripted(
         )
         events: list[Event] = []
         try:
-            async for event in session.run(task):
+            async for event in session.run(task, clock_from):
                 events.append(event)
                 if on_event:
                     on_event(event, session)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +145,19 @@ async def test_wall_clock_interrupts_a_slow_model(docker_ready: None, buggy_repo
     events, _, _ = await run_scripted(buggy_repo, script, settings=settings)
     end = finished(events)
     assert end.stop_reason is StopReason.WALL_CLOCK and end.duration_s < 10
+
+
+async def test_the_wall_clock_counts_from_when_the_person_asked(
+    docker_ready: None, buggy_repo: Path
+) -> None:
+    # `kiln run` passes its own start: a slow start must not push the end past the clock.
+    script = [{**_call("read_file", path="calc.py"), "fault": "slow_first_token", "delay_s": 20}]
+    settings = settings_with(buggy_repo, **{"limits.timeout_s": 8.0})
+    called = time.monotonic()
+    events, _, _ = await run_scripted(buggy_repo, script, settings=settings, clock_from=called - 6)
+    end = finished(events)
+    assert end.stop_reason is StopReason.WALL_CLOCK and end.duration_s >= 8
+    assert time.monotonic() - called < 7  # the 6 s before the call counted; alone, 8 s would
 
 
 async def test_model_error_stops_with_one_sentence(docker_ready: None, buggy_repo: Path) -> None:
