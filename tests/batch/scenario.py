@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import select
+import signal
 import subprocess
 import sys
 import time
@@ -95,6 +98,20 @@ class Batch:
                 raise AssertionError(f"the batch never had {busy} running: {driver.communicate()}")
             time.sleep(0.05)
         return driver
+
+    @staticmethod
+    def press_ctrl_c_twice(driver: subprocess.Popen[str], timeout_s: float = 30) -> str:
+        """Ctrl+C, and again once the driver has said it is stopping, as a person would.
+        Two signals sent blind may reach a process not yet scheduled as one (a second
+        SIGINT still pending merges with the first). What the driver said on the way."""
+        driver.send_signal(signal.SIGINT)
+        said, deadline = b"", time.monotonic() + timeout_s
+        assert driver.stderr is not None
+        while b"stopping:" not in said and time.monotonic() < deadline:
+            if select.select([driver.stderr], [], [], 0.1)[0]:
+                said += os.read(driver.stderr.fileno(), 4096)
+        driver.send_signal(signal.SIGINT)
+        return said.decode()
 
     def run(self, *extra: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
         return subprocess.run(self.command(*extra), capture_output=True, text=True, timeout=timeout)

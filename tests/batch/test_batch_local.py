@@ -144,10 +144,9 @@ def test_a_second_ctrl_c_cancels_the_running_tasks_and_records_none(tmp_path: Pa
     batch = Batch(tmp_path, delays={i: 30.0 for i in IDS})
     with batch.serving():
         driver = batch.start("--jobs", "2", busy=2)
-        driver.send_signal(signal.SIGINT)
-        time.sleep(0.3)
-        driver.send_signal(signal.SIGINT)
-        _, err = driver.communicate(timeout=60)
+        said = batch.press_ctrl_c_twice(driver)
+        _, rest = driver.communicate(timeout=60)
+        err = said + rest
     assert driver.returncode == 130, err
     assert "cancelling 2 running tasks" in err
     assert batch.lines() == []  # nothing finished, so nothing is recorded
