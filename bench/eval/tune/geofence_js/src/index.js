@@ -1,0 +1,6 @@
+'use strict';
+module.exports = {
+  ...require('./geo'),
+  ...require('./polygon'),
+  ...require('./fence'),
+};
