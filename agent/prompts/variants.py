@@ -37,7 +37,7 @@ from agent.prompts.rarer import (
 from agent.prompts.rewrite import Suspect
 from agent.tools.syntax import error_count
 
-MAX_VARIANTS = 400  # a long suspect list is cut by the run's clock long before this
+MAX_VARIANTS = 2000  # a long suspect list is cut by the run's clock long before this
 _SWAPS = [
     (r"(?<![+\-*/=<>!])\+(?![+=])", "-"),
     (r"(?<![+\-*/=<>!eE])-(?![-=>])", "+"),

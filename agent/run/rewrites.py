@@ -4,8 +4,8 @@ Before the first request of a run whose tests fail, kiln runs the failing tests 
 under a tracer, so the functions they ran join the suspects (agent/prompts/localise.py).
 It asks the small model to rewrite each suspect (agent/prompts/rewrite.py), one at a
 time, at temperature 0. Then it tries its own one-token variants of the suspects and of
-the constants they read (agent/prompts/variants.py), with a sampled rewrite every few, up
-to twice the profile's candidate count. A failing rewrite's changes are tried one at a
+the constants they read (agent/prompts/variants.py), taking turns with sampled rewrites
+(up to twice the profile's candidate count), each kind for about as long as the other. A failing rewrite's changes are tried one at a
 time and left out one at a time first (agent/prompts/partial.py), and a rewrite that
 came closer has its own variants tried next. Each candidate is put in place of its function on the
 workspace as it was, and the tests run. The first that makes them all pass is kept and
@@ -49,9 +49,11 @@ from sandbox.base import SandboxError
 # rewrites solved none of the misses on the held-out, tune or bundled sets (stop 18).
 WALL_CLOCK_SHARE = 0.9
 REWRITE_ROUNDS = 2
-# A sampled rewrite takes about as long as this many variants (6 s against 0.2 s each for
-# the 1.5B model on 2 cores): both kinds get about the same time.
-VARIANTS_PER_SAMPLE = 30
+# Between two sampled rewrites, variants run for as long as the rewrite before them took
+# (a 1.5B model's rewrite takes 4 to 15 s on 2 cores, a variant's test run 0.05 to 0.5 s):
+# both kinds get about the same time, whatever the tests cost. At least this many (as
+# many as a rewrite took before this was timed), so a quick reply does not starve them.
+MIN_VARIANTS_PER_SAMPLE = 30
 # A candidate's tests may take this many times as long as the failing run before it is
 # taken for hanging (an off-by-one can loop forever), and at least MIN_TESTS_S.
 TESTS_SLOWDOWN = 5
@@ -160,19 +162,19 @@ class _Pending:
     def put_parts_first(self, suspect: Suspect, rewrite: str) -> None:
         self._sources.appendleft((v, suspect) for v in parts_of(suspect, rewrite))
 
-    def take(self, count: int) -> list[tuple[Variant, Suspect]]:
-        taken: list[tuple[Variant, Suspect]] = []
-        while self._sources and len(taken) < count:
-            taken += itertools.islice(self._sources[0], count - len(taken))
-            if len(taken) < count:
-                self._sources.popleft()
-        return taken
+    def take(self) -> tuple[Variant, Suspect] | None:
+        while self._sources:
+            if (taken := next(self._sources[0], None)) is not None:
+                return taken
+            self._sources.popleft()
+        return None
 
 
 async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | None]:
     """Candidates until one passes, or the count and variants run out, or the time share
     is spent: the model's likeliest rewrite of each suspect, then kiln's one-token variants
-    with a sampled rewrite every few; variants of a rewrite that came closer first. How
+    taking turns with sampled rewrites, for as long as the rewrite before them took;
+    variants of a rewrite that came closer first. How
     many were tried, and the one that passes."""
     limits = run.settings.limits
     budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
@@ -185,8 +187,13 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
     def spent() -> bool:
         return budget is not None and run.state.elapsed > budget
 
+    last_rewrite_s = 0.0
+
     async def rewrite(suspect: Suspect, temperature: float) -> _Kept | None:
+        nonlocal last_rewrite_s
+        started = run.state.elapsed
         new = await _rewrite(run, plan, suspect, temperature)
+        last_rewrite_s = run.state.elapsed - started
         report = await tries.report(suspect, new, imports=True) if new else None
         if new and report and report.ok:
             return _Kept(suspect, report, f"rewrote {suspect.name} in {suspect.path}")
@@ -207,8 +214,12 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
     for attempt in itertools.count(len(asked)):
         if spent():
             break
-        batch = pending.take(VARIANTS_PER_SAMPLE)
-        for variant, suspect in batch:
+        round_ends, took = run.state.elapsed + last_rewrite_s, 0
+        while took < MIN_VARIANTS_PER_SAMPLE or run.state.elapsed < round_ends:
+            if (taken := pending.take()) is None:
+                break
+            took += 1
+            variant, suspect = taken
             rewritten_first = variant.suspect is not suspect
             of_rewrite = rewritten_first or variant.of_rewrite
             report = await tries.report(suspect, variant.text, imports=of_rewrite)
@@ -226,7 +237,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
             suspect = asked[_likelier(attempt, len(asked))]
             if kept := await rewrite(suspect, temperature):
                 return tries.tried, kept
-        elif not batch:
+        elif not took:
             break
     return tries.tried, None
 

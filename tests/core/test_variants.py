@@ -156,6 +156,27 @@ ACCOUNTS = {
 }
 
 
+async def test_variants_run_for_as_long_as_the_rewrite_before_them_took(
+    docker_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No count of variants between two sampled rewrites: the time the last rewrite took.
+    monkeypatch.setattr(rewrites, "MIN_VARIANTS_PER_SAMPLE", 1)
+    repo = make_git_repo(tmp_path / "repo", ACCOUNTS)
+    unchanged = block(
+        "def can_withdraw(balance, amount):\n    return amount <= available(balance)\n"
+    )
+    slow_same = {
+        **block("def available(balance):\n    return balance - OVERDRAFT\n"),
+        "fault": "slow_first_token",
+        "delay_s": 10.0,
+    }
+    events, diff, requests = await _run(repo, [unchanged, slow_same])
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert tried.passing == 1 and tried.by_kiln and tried.tried > 3
+    assert "+    return balance + OVERDRAFT" in diff
+    assert len(requests) == 2  # the variants had the 10 s: no sampled rewrite was asked for
+
+
 async def test_a_variant_that_passes_is_kept_when_no_rewrite_does(
     docker_ready: None, tmp_path: Path
 ) -> None:
