@@ -5,12 +5,14 @@ under a tracer, so the functions they ran join the suspects (agent/prompts/local
 It asks the small model to rewrite each suspect (agent/prompts/rewrite.py), one at a
 time, at temperature 0. Then it tries its own one-token variants of the suspects and of
 the constants they read (agent/prompts/variants.py), taking turns with sampled rewrites
-(up to twice the profile's candidate count), each kind for about as long as the other. A failing rewrite's changes are tried one at a
-time and left out one at a time first (agent/prompts/partial.py), and a rewrite that
-came closer has its own variants tried next. Each candidate is put in place of its function on the
-workspace as it was, and the tests run. The first that makes them all pass is kept and
-the run is done; the tests, not the model, said so. If none does, the workspace goes back
-as it was and the usual loop starts, with its own candidates after a failing fix.
+(up to twice the profile's candidate count): between two sampled rewrites, variants run
+for as long as the rewrite before them took. A failing rewrite's changes are tried one
+at a time and left out one at a time first (agent/prompts/partial.py), and a rewrite
+that came closer has its own variants tried next. Each candidate is put in place of its
+function on the workspace as it was, and the tests run. The first that makes them all
+pass is kept and the run is done; the tests, not the model, said so. If none does, the
+workspace goes back as it was and the usual loop starts, with its own candidates after a
+failing fix.
 """
 
 from __future__ import annotations
