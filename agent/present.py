@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from agent.events import CandidatesTried, Compacted, PlanStatus, Usage
+from agent.vcs import patches
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
 PLAN_MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}
@@ -89,7 +90,8 @@ def format_usage(usage: Usage, cost_usd: float | None) -> str:
 
 
 def changed_paths(diff: str) -> list[str]:
-    return re.findall(r"^diff --git a/\S+ b/(\S+)", diff, re.M)
+    """Each file the diff touches, by its real name (git's quoting undone)."""
+    return patches.changed_paths(diff)
 
 
 def diff_stats(diff: str) -> dict[str, int]:

@@ -5,17 +5,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agent.vcs.patches import changed_paths, header_paths
+
 HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 
 def files_in(diff: str) -> list[str]:
-    return [m.group(1) for m in re.finditer(r"^diff --git a/(.+?) b/", diff, re.M)]
+    """The files a `git diff` touches, by their real names (git's quoting undone)."""
+    return changed_paths(diff)
 
 
 def diff_for_file(diff: str, path: str) -> str:
     """The part of a combined `git diff` that touches `path` ("" if none)."""
     parts = re.split(r"(?m)^(?=diff --git )", diff)
-    return "".join(p for p in parts if p.startswith(f"diff --git a/{path} b/"))
+    return "".join(p for p in parts if p.startswith("diff --git ") and changed_paths(p) == [path])
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,7 @@ def side_by_side(diff: str) -> list[Row]:
         elif line.startswith(("diff --git", "+++", "---", "index ", "new file", "deleted file")):
             flush()
             if line.startswith("diff --git"):
-                found = re.match(r"diff --git a/.+? b/(.+)$", line)
-                path = found.group(1) if found else None
+                path = header_paths(line[len("diff --git ") :])[1]
                 rows.append(Row("header", left=line, right=line))
         elif line.startswith("-"):
             removed.append((left_no, line[1:]))

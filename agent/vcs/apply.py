@@ -14,16 +14,13 @@ import asyncio
 import hashlib
 import os
 import posixpath
-import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent.errors import KilnError
-
-_ZERO = re.compile(r"^0+$")
+from agent.vcs.patches import BadQuoting, FilePatch, parse_patches
 
 
 class HostChanged(KilnError):
@@ -38,68 +35,15 @@ class UnsafePatch(KilnError):
     """The diff would make the working tree reach outside itself (a symlink out, .git)."""
 
 
-SYMLINK_MODE = "120000"
-
-
-@dataclass
-class FilePatch:
-    old_path: str | None
-    new_path: str | None
-    old_blob: str | None = None  # None: unknown (pure rename or mode change)
-    flags: set[str] = field(default_factory=set)
-    symlink_to: str | None = None  # the target, when the new side is a symbolic link
-
-
-def parse_patches(diff_text: str) -> list[FilePatch]:
-    patches: list[FilePatch] = []
-    current: FilePatch | None = None
-    for line in diff_text.splitlines():
-        if line.startswith("diff --git "):
-            old, new = header_paths(line[len("diff --git ") :])
-            current = FilePatch(old, new)
-            patches.append(current)
-        elif current is None:
-            continue
-        elif line.startswith("index "):
-            old_blob = line.split()[1].split("..")[0]
-            current.old_blob = None if _ZERO.match(old_blob) else old_blob
-            if line.endswith(" " + SYMLINK_MODE):
-                current.symlink_to = ""
-        elif line.startswith(("new file mode", "deleted file mode")):
-            current.flags.add(line.split()[0])
-            if line.startswith("new") and line.endswith(SYMLINK_MODE):
-                current.symlink_to = ""
-        elif line.startswith("new mode") and line.endswith(SYMLINK_MODE):
-            current.symlink_to = ""
-        elif line.startswith("+") and not line.startswith("+++") and current.symlink_to == "":
-            current.symlink_to = line[1:]  # a link's content is its target, on one line
-        elif line.startswith("rename from "):
-            current.old_path = line[len("rename from ") :]
-        elif line.startswith("rename to "):
-            current.new_path = line[len("rename to ") :]
-    return patches
-
-
-def header_paths(rest: str) -> tuple[str, str]:
-    """`a/X b/Y` where X == Y unless renamed; rename lines correct it when they follow."""
-    if rest.startswith("a/") and " b/" in rest:
-        half = (len(rest) - 1) // 2
-        if rest[half] == " " and rest[2:half] == rest[half + 3 :]:
-            return rest[2:half], rest[half + 3 :]
-        old, _, new = rest.partition(" b/")
-        return old[2:], new
-    return rest, rest
-
-
 def blob_id(path: Path) -> str | None:
     """git's blob id of what is at `path` now (None when nothing is there)."""
     if os.path.islink(path):
-        data = os.readlink(path).encode()
+        data = os.fsencode(os.readlink(path))
     elif path.is_file():
         data = path.read_bytes()
     else:
         return None
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    return _blob_of(data)
 
 
 def host_conflicts(repo: Path, patches: list[FilePatch]) -> list[str]:
@@ -127,29 +71,60 @@ def host_conflicts(repo: Path, patches: list[FilePatch]) -> list[str]:
 def unsafe_paths(repo: Path, patches: list[FilePatch]) -> list[str]:
     """Why each patch that must never reach the working tree is refused: a path that lands
     inside .git or outside the repository once symbolic links are followed (the work tree's
-    own links and the ones the diff creates), or a link whose target does either."""
+    own links and the ones the diff creates), or a link whose target does either. A link
+    renamed keeps the target it has on the host; a link's target read from the diff must
+    hash to the blob id the diff names, so no misreading of the diff can pass a link."""
     links = {p.new_path: p.symlink_to for p in patches if p.symlink_to is not None and p.new_path}
     refused: list[str] = []
     for patch in patches:
-        path = patch.new_path or patch.old_path or ""
-        where = _resolved(repo, links, posixpath.dirname(path))
-        where = posixpath.join(where, posixpath.basename(path)) if where is not None else None
-        if where is None:
-            refused.append(f"{path} (through a link that leads outside the repository)")
-        elif _inside_git(where):
-            refused.append(f"{path} (inside .git)")
-        elif patch.symlink_to is not None and patch.new_path:
-            target = patch.symlink_to
-            pointed = (
-                None
-                if target.startswith("/")
-                else _resolved(repo, links, posixpath.join(posixpath.dirname(where), target))
-            )
-            if pointed is None:
-                refused.append(f"{path} (a link to {target}, outside the repository)")
-            elif _inside_git(pointed):
-                refused.append(f"{path} (a link into .git)")
+        for path in dict.fromkeys(p for p in (patch.old_path, patch.new_path) if p):
+            where = _resolved(repo, links, posixpath.dirname(path))
+            if where is None:
+                refused.append(f"{_shown(path)} (through a link that leads outside the repository)")
+            elif _inside_git(posixpath.join(where, posixpath.basename(path))):
+                refused.append(f"{_shown(path)} (inside .git)")
+        target = _link_target(repo, patch)
+        if target is None or not patch.new_path:
+            continue
+        name = _shown(patch.new_path)
+        if patch.new_blob and not _blob_of(target.encode("utf-8", "surrogateescape")).startswith(
+            patch.new_blob
+        ):
+            refused.append(f"{name} (a link whose target kiln could not read)")
+            continue
+        where = _resolved(repo, links, posixpath.dirname(patch.new_path))
+        pointed = (
+            None
+            if target.startswith("/") or where is None
+            else _resolved(repo, links, posixpath.join(where, target))
+        )
+        if pointed is None:
+            refused.append(f"{name} (a link to {_shown(target)}, outside the repository)")
+        elif _inside_git(pointed):
+            refused.append(f"{name} (a link into .git)")
     return refused
+
+
+def _shown(name: str) -> str:
+    """A name as a person can read it on one line: quoted when it holds a control
+    character or a quote, as git shows it."""
+    odd = any(not c.isprintable() or c in '"\\' for c in name)
+    return repr(name) if odd else name
+
+
+def _link_target(repo: Path, patch: FilePatch) -> str | None:
+    """What the new side links to: the diff's own target, or for a link renamed without a
+    change, the target it has on the host."""
+    if patch.symlink_to is not None:
+        return patch.symlink_to
+    old = patch.old_path
+    if old and patch.new_path != old and os.path.islink(repo / old):
+        return os.readlink(repo / old)
+    return None
+
+
+def _blob_of(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def _resolved(repo: Path, links: dict[str, str], rel: str, depth: int = 0) -> str | None:
@@ -197,7 +172,7 @@ def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -
     repo = Path(repo)
     if not diff_text.strip():
         return []
-    patches = parse_patches(diff_text)
+    patches = _read(repo, diff_text)
     refused = unsafe_paths(repo, patches)
     if refused:
         raise UnsafePatch(
@@ -231,6 +206,36 @@ def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -
     return touched_paths(patches)
 
 
+def _read(repo: Path, diff_text: str) -> list[FilePatch]:
+    """The diff's patches, read by kiln and checked against how `git apply` itself reads
+    them: the checks judge exactly the names git will write, or nothing is written."""
+    unreadable = UnsafePatch(
+        "Nothing was written: kiln could not read the file names in the changes the way git "
+        "does; look at them with /diff and rename the oddly named files in the sandbox."
+    )
+    try:
+        patches = parse_patches(diff_text)
+    except BadQuoting:
+        raise unreadable from None
+    listed = subprocess.run(
+        ["git", "apply", "--numstat", "-z", "-"],
+        cwd=repo,
+        input=_encoded(diff_text),
+        capture_output=True,
+    )
+    # Each record is "ADDED\tDELETED\tNAME\0", NAME the new name (the old for a deletion).
+    records = listed.stdout.split(b"\0")[:-1]
+    git_names = [os.fsdecode(r.split(b"\t", 2)[-1]) for r in records]
+    if listed.returncode == 0 and git_names != [patch.path for patch in patches]:
+        raise unreadable
+    return patches
+
+
+def _encoded(diff_text: str) -> bytes:
+    # The diff was decoded with surrogateescape: names that are not UTF-8 go back as bytes.
+    return diff_text.encode("utf-8", "surrogateescape")
+
+
 def _private_index(repo: Path, index: Path, paths: list[str]) -> dict[str, str]:
     env = {**os.environ, "GIT_INDEX_FILE": str(index)}
     real = subprocess.run(
@@ -247,7 +252,7 @@ def _git_apply(
     repo: Path, args: list[str], diff_text: str, env: dict[str, str] | None, advice: str
 ) -> None:
     done = subprocess.run(
-        [*args, "-"], cwd=repo, input=diff_text.encode(), capture_output=True, env=env
+        [*args, "-"], cwd=repo, input=_encoded(diff_text), capture_output=True, env=env
     )
     if done.returncode != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.vcs.apply import header_paths
+from agent.vcs.patches import header_paths, marker_path, unquote
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 
@@ -62,10 +62,10 @@ def parse_diff(text: str) -> list[FileChange]:
     current: FileChange | None = None
     hunk: Hunk | None = None
     new_line = 0
-    for raw in text.splitlines():
+    # Split as git does, on "\n" only: a name may hold U+2028 and the like.
+    for raw in (line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")):
         if raw.startswith("diff --git "):
-            # git quotes names with odd bytes; the quotes are not part of the path
-            old, new = header_paths(raw[len("diff --git ") :].replace('"', ""))
+            old, new = header_paths(raw[len("diff --git ") :])
             current, hunk = FileChange(new, old), None
             files.append(current)
         elif current is None or (hunk is None and _header(current, raw)):
@@ -92,13 +92,15 @@ def _header(change: FileChange, raw: str) -> bool:
         change.status = "deleted"
         change.path = change.old_path
     elif raw.startswith("rename from "):
-        change.old_path, change.status = raw[len("rename from ") :], "renamed"
+        change.old_path, change.status = unquote(raw[len("rename from ") :]), "renamed"
     elif raw.startswith("rename to "):
-        change.path = raw[len("rename to ") :]
+        change.path = unquote(raw[len("rename to ") :])
     elif raw.startswith("Binary files ") or raw.startswith("GIT binary patch"):
         change.binary = True
-    elif raw.startswith("+++ ") or raw.startswith("--- "):
-        return True
+    elif raw.startswith("--- "):
+        change.old_path = marker_path(raw) or change.old_path
+    elif raw.startswith("+++ "):
+        change.path = marker_path(raw) or change.path
     else:
         return raw.startswith(("index ", "old mode", "new mode", "similarity", "dissimilarity"))
     return True
