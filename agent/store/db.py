@@ -4,18 +4,24 @@ One database in the XDG data dir (`kiln.db`). Every event the loop yields is kep
 the streamed deltas (the AssistantMessage that ends each turn holds the same text) and the
 meter's estimates while a reply streams. The conversation and the final diff are kept too,
 so `--resume` can rebuild both the prompt and the workspace.
+
+The store never ends a run: a write that finds the database locked waits briefly, then
+stays pending (`writes.py`); a store that cannot be opened or read is one sentence
+(`StoreError`); `settle()` says whether everything reached the disk.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from agent.cost.request import ModelRequest
 from agent.events import (
@@ -35,6 +41,11 @@ from agent.events import (
 )
 from agent.llm.base import Message, ToolCall, ToolSpec
 from agent.settings import paths
+from agent.store.failures import StoreError, describe, store_wait_s
+from agent.store.writes import PendingWrites, Statement
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -100,24 +111,68 @@ class SessionRow:
     tokens: int
 
 
+def _read(method: Callable[P, R]) -> Callable[P, R]:
+    """A read of a damaged or vanished store ends in its one sentence, not a traceback."""
+
+    @functools.wraps(method)
+    def reading(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as exc:
+            store = args[0]
+            assert isinstance(store, Store)
+            raise StoreError(describe(store.path, exc, store.wait_s)) from None
+
+    return reading
+
+
 class Store:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
-        for table, columns in ADDED_COLUMNS.items():
-            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-            for name, kind in columns.items():
-                if name not in have:
-                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+        self.wait_s = store_wait_s()
+        try:
+            self.db = self._open()
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(describe(self.path, exc, self.wait_s)) from None
+        self._writes = PendingWrites(self.db, self.path, self.wait_s)
         self._seq: dict[str, int] = {}
         # The usage of the request recorded last, per session: its UsageUpdated follows and
         # adds no second row. A request nobody recorded (no hook) still gets a row from it.
         self._awaiting_usage: dict[str, Usage] = {}
 
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=self.wait_s
+        )
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(SCHEMA)
+            for table, columns in ADDED_COLUMNS.items():
+                have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                for name, kind in columns.items():
+                    if name not in have:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+            # A read-only file opens and reads fine; its first write would fail mid-run.
+            if not os.access(self.path, os.W_OK):
+                raise PermissionError(f"{self.path.name} is read-only")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    @property
+    def failure(self) -> str | None:
+        """Why writes are pending (locked, damaged, read-only), or None: all on disk."""
+        return self._writes.failure
+
+    def settle(self) -> str | None:
+        """Write whatever is pending, waiting out a lock up to the store's wait; None when
+        everything is on disk, else the sentence that says why it is not."""
+        return self._writes.settle()
+
     def close(self) -> None:
+        self._writes.settle()
         self.db.close()
 
     # --- writing --------------------------------------------------------------------
@@ -128,14 +183,18 @@ class Store:
         if isinstance(event, UsageUpdated) and event.estimated:
             return
         now = time.time()
-        seq = self._next_seq(session_id)
-        data = self._pack(event.to_dict())
-        with self.db:
-            self.db.execute(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                (session_id, seq, now, event.kind, data),
-            )
-            self._index(session_id, event, now)
+        writes: list[Statement] = []
+        try:
+            seq = self._next_seq(session_id)
+        except sqlite3.Error as exc:  # damaged: the run goes on, the front end says so
+            self._writes.failure = describe(self.path, exc, self.wait_s)
+            return
+        data = self._pack(event.to_dict(), writes)
+        writes.append(
+            ("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (session_id, seq, now, event.kind, data))
+        )
+        self._index(session_id, event, now, writes)
+        self._writes.add(writes)
 
     def _next_seq(self, session_id: str) -> int:
         if session_id not in self._seq:
@@ -146,9 +205,12 @@ class Store:
         self._seq[session_id] += 1
         return self._seq[session_id]
 
-    def _index(self, sid: str, event: Event, now: float) -> None:
+    def _index(self, sid: str, event: Event, now: float, writes: list[Statement]) -> None:
         """Keep the queryable tables in step with the event log."""
-        x = self.db.execute
+
+        def x(sql: str, params: tuple[Any, ...]) -> None:
+            writes.append((sql, params))
+
         if isinstance(event, SessionStarted):
             x(
                 "INSERT INTO sessions (id, created, updated, repo, model, mode, title) "
@@ -183,13 +245,13 @@ class Store:
             x(
                 "INSERT OR REPLACE INTO tool_calls (session_id, call_id, name, arguments, "
                 "started) VALUES (?, ?, ?, ?, ?)",
-                (sid, event.call_id, event.name, self._pack(event.arguments), now),
+                (sid, event.call_id, event.name, self._pack(event.arguments, writes), now),
             )
         elif isinstance(event, ToolCallFinished):
             x(
                 "UPDATE tool_calls SET ok = ?, output = ?, duration_s = ?, exit_code = ? "
                 "WHERE session_id = ? AND call_id = ?",
-                (event.ok, self._pack(event.output), event.duration_s, event.exit_code, sid,
+                (event.ok, self._pack(event.output, writes), event.duration_s, event.exit_code, sid,
                  event.call_id),
             )  # fmt: skip
         elif isinstance(event, ApprovalRequested):
@@ -220,25 +282,28 @@ class Store:
         """One model request: its usage and price, and what the model saw and said. Each
         message is kept once, by hash, so a request costs its new messages, not its prefix."""
         u = request.usage
-        with self.db:
-            hashes = [self._kept(_message_dict(m)) for m in request.messages]
-            tools = self._kept([_spec_dict(t) for t in request.tools])
-            self.db.execute(
+        writes: list[Statement] = []
+        hashes = [self._kept(_message_dict(m), writes) for m in request.messages]
+        tools = self._kept([_spec_dict(t) for t in request.tools], writes)
+        writes.append(
+            (
                 "INSERT INTO requests (session_id, ts, uncached, cached, cache_write, output, "
                 "ttft_s, duration_s, cost_usd, step, role, model, messages, tools, reply) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (session_id, time.time(), u.uncached_input, u.cached_input, u.cache_write,
                  u.output, request.ttft_s, request.duration_s, request.cost_usd, request.step,
                  request.role, request.model, json.dumps(hashes), tools,
-                 self._kept(_message_dict(request.reply))),
-            )  # fmt: skip
+                 self._kept(_message_dict(request.reply), writes)),
+            )
+        )  # fmt: skip
+        self._writes.add(writes)
         self._awaiting_usage[session_id] = u
 
-    def _kept(self, value: Any) -> str:
+    def _kept(self, value: Any, writes: list[Statement]) -> str:
         """Store `value` (its long texts as their own blobs) once; returns its hash."""
-        packed = self._pack(value)
+        packed = self._pack(value, writes)
         digest = hashlib.sha256(packed.encode("utf-8", "surrogatepass")).hexdigest()
-        self.db.execute("INSERT OR IGNORE INTO blobs VALUES (?, ?)", (digest, packed))
+        writes.append(("INSERT OR IGNORE INTO blobs VALUES (?, ?)", (digest, packed)))
         return digest
 
     def _kept_value(self, digest: str | None) -> Any:
@@ -249,14 +314,19 @@ class Store:
 
     def save_state(self, session_id: str, messages: list[Message], diff: str) -> None:
         """The conversation and the workspace diff, what `--resume` needs to carry on."""
-        with self.db:
-            self.db.execute(
+        writes: list[Statement] = []
+        packed = self._pack([_message_dict(m) for m in messages], writes)
+        writes.append(
+            (
                 "UPDATE sessions SET messages = ?, diff = ?, updated = ? WHERE id = ?",
-                (self._pack([_message_dict(m) for m in messages]), diff, time.time(), session_id),
+                (packed, diff, time.time(), session_id),
             )
+        )
+        self._writes.add(writes)
 
     # --- reading --------------------------------------------------------------------
 
+    @_read
     def sessions(self, limit: int = 50) -> list[SessionRow]:
         rows = self.db.execute(
             "SELECT id, created, updated, repo, model, mode, title, COALESCE(status, ''), "
@@ -275,12 +345,14 @@ class Store:
         matches = [row for row in self.sessions(10_000) if row.id.startswith(session_id)]
         return matches[0] if len(matches) == 1 else None
 
+    @_read
     def events(self, session_id: str) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT data FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
         ).fetchall()
         return [self._unpack(json.loads(data)) for (data,) in rows]
 
+    @_read
     def requests(self, session_id: str) -> list[dict[str, Any]]:
         """Each request's usage, price, step, role and model, in order (hashes left out)."""
         cursor = self.db.execute(
@@ -291,6 +363,7 @@ class Store:
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
+    @_read
     def exchanges(self, session_id: str) -> list[dict[str, Any]]:
         """What each request sent (messages and tool schemas) and got back, in order; None
         for requests recorded before kiln kept them."""
@@ -307,6 +380,7 @@ class Store:
             for hashes, tools, reply in rows
         ]
 
+    @_read
     def state(self, session_id: str) -> tuple[list[Message], str]:
         row = self.db.execute(
             "SELECT messages, diff FROM sessions WHERE id = ?", (session_id,)
@@ -318,20 +392,10 @@ class Store:
 
     # --- big texts, once ------------------------------------------------------------
 
-    def _pack(self, value: Any) -> str:
-        """JSON of `value` with each long text stored once in `blobs`, referred to by hash."""
-        return json.dumps(self._blobbed(value))
-
-    def _blobbed(self, value: Any) -> Any:
-        if isinstance(value, str) and len(value) >= BLOB_MIN_CHARS:
-            digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
-            self.db.execute("INSERT OR IGNORE INTO blobs VALUES (?, ?)", (digest, value))
-            return {BLOB_KEY: digest}
-        if isinstance(value, dict):
-            return {k: self._blobbed(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [self._blobbed(v) for v in value]
-        return value
+    def _pack(self, value: Any, writes: list[Statement]) -> str:
+        """JSON of `value` with each long text stored once in `blobs`, referred to by hash;
+        the blobs' inserts join `writes`, the transaction that refers to them."""
+        return json.dumps(_blobbed(value, writes))
 
     def _unpack(self, value: Any) -> Any:
         if isinstance(value, dict):
@@ -344,6 +408,18 @@ class Store:
         if isinstance(value, list):
             return [self._unpack(v) for v in value]
         return value
+
+
+def _blobbed(value: Any, writes: list[Statement]) -> Any:
+    if isinstance(value, str) and len(value) >= BLOB_MIN_CHARS:
+        digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+        writes.append(("INSERT OR IGNORE INTO blobs VALUES (?, ?)", (digest, value)))
+        return {BLOB_KEY: digest}
+    if isinstance(value, dict):
+        return {k: _blobbed(v, writes) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_blobbed(v, writes) for v in value]
+    return value
 
 
 def _row(*columns: Any) -> SessionRow:
