@@ -57,6 +57,9 @@ class ExecResult:
     oom_killed: bool = False
     stopped_by: str = ""  # why kiln stopped the command itself, as a sentence for the model
     left_out: tuple[str, ...] = ()  # files it wrote too big for diffs, checkpoints, apply
+    # What else the model must know, one sentence each: it ran out of memory, it left
+    # processes behind that kiln killed, something grew past the disk limit between commands.
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:

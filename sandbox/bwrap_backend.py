@@ -113,6 +113,7 @@ class BwrapSandbox(WorkspaceSandbox):
         deadline_s: float | None = None,
         err_sink: Sink | None = None,
         stdin_data: bytes | None = None,
+        sweep: bool = False,  # nothing to sweep: all of a command ends with its pid namespace
     ) -> RunOutcome:
         proc = await asyncio.create_subprocess_exec(
             *self._bwrap_argv(argv, cwd, env),

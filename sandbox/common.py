@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from sandbox import gitstate, quota
+from sandbox import gitstate, quota, strays
 from sandbox.base import ExecResult, SandboxConfig, SandboxError
+from sandbox.idle_watch import IdleDiskWatch
 from sandbox.output import OutputCapture
 from sandbox.sizes import parse_bytes
 from sandbox.workspace import Layout
@@ -59,6 +60,7 @@ class RunOutcome:
     exit_code: int
     oom_killed: bool = False
     deadline_hit: bool = False  # kiln gave up waiting (the in-sandbox timeout failed)
+    strays: int = 0  # processes it left outside its process group, killed when it ended
 
 
 Sink = Callable[[bytes], None]
@@ -130,6 +132,13 @@ class WorkspaceSandbox:
         self._generation = 0
         self._running = 0
         self._snapshot: _Snapshot | None = None
+        self.idle_watch = IdleDiskWatch(
+            lambda: self.layout.root if self.layout else None,
+            self.disk_limit,
+            config.disk_limit,
+            lambda: self._running > 0,
+            self.stop_strays,
+        )
 
     # -- backend hooks ---------------------------------------------------------------
     async def _run(
@@ -141,9 +150,16 @@ class WorkspaceSandbox:
         env: dict[str, str] | None = None,
         deadline_s: float | None = None,
         err_sink: Sink | None = None,
+        sweep: bool = False,
     ) -> RunOutcome:
-        """Run argv inside; stdout to `sink`, stderr to `err_sink` (or interleaved into `sink`)."""
+        """Run argv inside; stdout to `sink`, stderr to `err_sink` (or interleaved into `sink`).
+        With `sweep` (a command's), what it left running outside its group is killed after."""
         raise NotImplementedError
+
+    async def stop_strays(self) -> int:
+        """Kill what commands left running in the background; how many. Nothing by default:
+        a backend whose commands each end with their own pid namespace leaves none."""
+        return 0
 
     # -- exec ------------------------------------------------------------------------
     async def exec(
@@ -170,8 +186,9 @@ class WorkspaceSandbox:
         self._changing(+1)
         try:
             run = self._run(
-                command_argv(cmd, limit), capture.feed, cwd=workdir, deadline_s=limit + 10
-            )
+                command_argv(cmd, limit), capture.feed, cwd=workdir, deadline_s=limit + 10,
+                sweep=True,
+            )  # fmt: skip
             outcome = await quota.watched(run, layout.root, disk_limit, before.used)
         except quota.DiskQuotaHit as hit:
             outcome = RunOutcome(_KILLED_EXIT)
@@ -181,7 +198,14 @@ class WorkspaceSandbox:
             text, truncated, full_path = capture.finish()
         if outcome.exit_code == _FILE_TOO_BIG_EXIT and not stopped_by:
             stopped_by = self._disk_sentence("a file it wrote reached that size")
-        left_out = (await asyncio.to_thread(self._scan, layout)).big - before.big
+        notes = self.idle_watch.take_pending()
+        if outcome.oom_killed:
+            notes.append(strays.oom_sentence(self.config.memory, outcome.exit_code))
+        if outcome.strays:
+            notes.append(strays.strays_sentence(outcome.strays))
+        after = await asyncio.to_thread(self._scan, layout)
+        self.idle_watch.settled = after.used
+        left_out = after.big - before.big
         duration = time.monotonic() - started
         timed_out = outcome.deadline_hit or (
             outcome.exit_code in (_TIMEOUT_EXIT, _KILLED_EXIT)
@@ -199,6 +223,7 @@ class WorkspaceSandbox:
             oom_killed=outcome.oom_killed,
             stopped_by=stopped_by,
             left_out=tuple(sorted(left_out)),
+            notes=tuple(notes),
         )
 
     def _scan(self, layout: Layout) -> quota.Usage:

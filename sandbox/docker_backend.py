@@ -19,12 +19,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from sandbox import engine, engine_api, gitstate, reaper, setup, workspace
+from sandbox import engine, engine_api, gitstate, reaper, setup, strays, workspace
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
 from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
 from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
-from sandbox.exec_channel import ChannelClosed, ExecChannel, launch_command
+from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel, launch_command
 from sandbox.sizes import parse_bytes
 
 
@@ -78,6 +78,7 @@ class DockerSandbox(WorkspaceSandbox):
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
+        self.idle_watch.start()
 
     def _start_sync(self) -> None:
         if not self.repo.is_dir():
@@ -187,10 +188,10 @@ class DockerSandbox(WorkspaceSandbox):
             "NanoCpus": int(self.config.cpus * 1e9),
             "Mounts": self._mounts(),
             # The disk limit (sandbox/quota.py): no file grows past it, and what is not
-            # the workspace or kiln's git dir is read-only but for a /tmp of that size.
+            # the workspace or kiln's git dir is read-only but for /tmp and /var/tmp.
             "Ulimits": [{"Name": "fsize", "Soft": disk, "Hard": disk}],
             "ReadonlyRootfs": True,
-            "Tmpfs": {path: f"size={disk},mode=1777" for path in ("/tmp", "/var/tmp")},
+            "Tmpfs": {path: f"size={tmp_size(memory, disk)},mode=1777" for path in TMPFS_PATHS},
         }
         config: dict[str, Any] = {
             "Image": self._image,
@@ -240,6 +241,7 @@ class DockerSandbox(WorkspaceSandbox):
         return {**sandbox_env(self.config), **self.setup_env, **self.config.env}
 
     async def close(self) -> None:
+        await self.idle_watch.stop()
         self._drop_channel()  # the server kills whatever still runs, then exits
         engine_socket = reaper.engine_socket()
         if engine_socket and (self.container_id or self.volume_name):
@@ -287,12 +289,14 @@ class DockerSandbox(WorkspaceSandbox):
         deadline_s: float | None = None,
         err_sink: Sink | None = None,
         stdin: bytes | None = None,
+        sweep: bool = False,
     ) -> RunOutcome:
+        run = (argv, sink, cwd, env, deadline_s, err_sink, stdin, sweep)
         try:
-            return await self._run_once(argv, sink, cwd, env, deadline_s, err_sink, stdin)
+            return await self._run_once(*run)
         except ContainerMissing:
             await self._recover()
-            return await self._run_once(argv, sink, cwd, env, deadline_s, err_sink, stdin)
+            return await self._run_once(*run)
 
     async def _run_once(
         self,
@@ -303,28 +307,47 @@ class DockerSandbox(WorkspaceSandbox):
         deadline_s: float | None,
         err_sink: Sink | None,
         stdin: bytes | None,
+        sweep: bool,
     ) -> RunOutcome:
-        code: int | None = None
-        deadline_hit = False
+        ended: Ended | None = None
         for _attempt in range(2):
             channel = await self._live_channel()
             if channel is None:
                 break
             try:
-                code, deadline_hit = await channel.run(
+                ended = await channel.run(
                     argv, sink, err_sink or sink, cwd=cwd, env=env, stdin=stdin,
-                    deadline_s=deadline_s,
+                    deadline_s=deadline_s, sweep=sweep,
                 )  # fmt: skip
                 break
             except ChannelClosed:  # it died before the request went out: send it again
                 channel = None
-        if channel is None:
+        if ended is None:
             if stdin is not None:
                 raise SandboxError("The sandbox cannot take input now; run the step again.")
             code, deadline_hit = await self._plain_exec(argv, sink, err_sink, cwd, env, deadline_s)
-        if code in (None, 137):  # killed, or the connection died: was it the container?
-            return await asyncio.to_thread(self._judge, code, deadline_hit)
-        return RunOutcome(int(code), deadline_hit=deadline_hit)
+            strays = await self.stop_strays() if sweep else 0
+            ended = Ended(code, deadline_hit, strays)
+        if ended.code in (None, 137):  # killed, or the connection died: was it the container?
+            return await asyncio.to_thread(self._judge, ended)
+        oom = ended.oom_kills >= 0 and self._oom_count(ended.oom_kills)
+        return RunOutcome(ended.code, oom, ended.deadline_hit, ended.strays)
+
+    async def stop_strays(self) -> int:
+        """Kill what commands left running outside their process groups; how many. Through
+        the server when it runs (its sweep), else with one `docker exec` of a script."""
+        channel = await self._live_channel()
+        if channel is not None:
+            with contextlib.suppress(ChannelClosed):
+                ended = await channel.run(
+                    ["true"], _drop, _drop, cwd="/", env=None, stdin=None, deadline_s=60,
+                    sweep=True,
+                )  # fmt: skip
+                return ended.strays
+        found = await asyncio.to_thread(
+            output_of, *self._need_container(), ["sh", "-c", strays.SWEEP_SCRIPT]
+        )
+        return len(found.split())
 
     async def _plain_exec(
         self,
@@ -378,10 +401,10 @@ class DockerSandbox(WorkspaceSandbox):
             self._channel.close()
             self._channel = None
 
-    def _judge(self, exit_code: int | None, deadline_hit: bool) -> RunOutcome:
+    def _judge(self, ended: Ended) -> RunOutcome:
         """A command was killed or lost: tell an OOM kill, a vanished container and a
         command that took the server down apart."""
-        if exit_code in (None, 137) and not self._container_alive():
+        if not self._container_alive():
             self._drop_channel()
             if self._oom_killed_container:
                 return RunOutcome(137, oom_killed=True)
@@ -389,10 +412,10 @@ class DockerSandbox(WorkspaceSandbox):
                 "The sandbox container was stopped from outside while a command ran; the "
                 "next command starts a fresh one restored from the last checkpoint."
             )
-        if exit_code is None:
-            return RunOutcome(-1, deadline_hit=deadline_hit)
-        oom = exit_code == 137 and self._new_oom_kill()
-        return RunOutcome(int(exit_code), oom_killed=oom, deadline_hit=deadline_hit)
+        if ended.code is None:
+            return RunOutcome(-1, deadline_hit=ended.deadline_hit, strays=ended.strays)
+        oom = self._oom_count(ended.oom_kills if ended.oom_kills >= 0 else self._oom_kills())
+        return RunOutcome(ended.code, oom, ended.deadline_hit, ended.strays)
 
     def _container_alive(self) -> bool:
         """A killed process (137) may mean the container is going away: look a few times,
@@ -410,16 +433,19 @@ class DockerSandbox(WorkspaceSandbox):
             time.sleep(0.03)
         return True
 
-    def _new_oom_kill(self) -> bool:
-        """Did the kernel's OOM killer fire in this container since we last looked?"""
+    def _oom_kills(self) -> int:
+        """The container's OOM kills so far, asked with a `docker exec` (no server)."""
         script = (
             "cat /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events"
             " 2>/dev/null | awk '$1==\"oom_kill\"{print $2}'"
         )
         out = output_of(*self._need_container(), ["sh", "-c", script]).decode().split()
-        count = int(out[0]) if out and out[0].isdigit() else 0
+        return int(out[0]) if out and out[0].isdigit() else 0
+
+    def _oom_count(self, count: int) -> bool:
+        """Did the kernel's OOM killer fire in this container since we last looked?"""
         fired = count > self._oom_seen
-        self._oom_seen = count
+        self._oom_seen = max(count, self._oom_seen)
         return fired
 
     async def _check_network(self) -> None:
@@ -505,6 +531,20 @@ _HOSTS = (
     "ff02::2\tip6-allrouters\n"
     "127.0.1.1\tkiln\n"
 )
+
+
+TMPFS_PATHS = ("/tmp", "/var/tmp")
+
+
+def tmp_size(memory: int, disk: int) -> int:
+    """Each tmpfs's size: its pages are the container's memory, so both full together take
+    half the memory limit at most, and the other half is left for commands and kiln's
+    bookkeeping (a full /tmp must not get git OOM-killed); never more than the disk limit."""
+    return max(1 << 20, min(disk, memory // (2 * len(TMPFS_PATHS))))
+
+
+def _drop(_data: bytes) -> None:
+    pass
 
 
 def _mount(target: str, source: str, kind: str, *, read_only: bool = False) -> dict[str, Any]:

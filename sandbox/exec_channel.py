@@ -67,11 +67,21 @@ def server_source() -> str:
     return Path(__file__).with_name("exec_server.py").read_text(encoding="utf-8")
 
 
+@dataclass(frozen=True)
+class Ended:
+    """How a request ended, as the server tells it."""
+
+    code: int | None  # None: the connection died, or kiln gave up waiting (deadline_hit)
+    deadline_hit: bool = False
+    strays: int = 0  # processes the command left behind, which the server killed
+    oom_kills: int = -1  # the container's OOM kills so far; -1: unknown
+
+
 @dataclass
 class _Job:
     out: Sink
     err: Sink
-    future: asyncio.Future[int | None]
+    future: asyncio.Future[Ended]
     loop: asyncio.AbstractEventLoop
     taken: bool = False  # the server read it: it may have run, so it is never resent
 
@@ -129,8 +139,9 @@ class ExecChannel:
         env: dict[str, str] | None,
         stdin: bytes | None,
         deadline_s: float | None,
-    ) -> tuple[int | None, bool]:
-        """(exit status or None if the connection died, whether kiln gave up waiting)."""
+        sweep: bool = False,
+    ) -> Ended:
+        """How it ended; with `sweep`, the processes it left behind are killed first."""
         loop = asyncio.get_running_loop()
         rid = next(self._ids)
         job = _Job(out, err, loop.create_future(), loop)
@@ -141,6 +152,7 @@ class ExecChannel:
             "cwd": cwd,
             "env": env or {},
             "stdin": None if stdin is None else base64.b64encode(stdin).decode(),
+            "sweep": sweep,
         }
         line = json.dumps(request).encode() + b"\n"
         try:
@@ -148,14 +160,13 @@ class ExecChannel:
                 await asyncio.to_thread(self._send, line)
             else:
                 self._send(line)
-            code = await asyncio.wait_for(asyncio.shield(job.future), deadline_s)
+            return await asyncio.wait_for(asyncio.shield(job.future), deadline_s)
         except TimeoutError:
             self.kill(rid)
-            return None, True
+            return Ended(None, deadline_hit=True)
         except BaseException:  # cancelled (Esc, wall clock) or the send failed: stop it
             self.kill(rid)
             raise
-        return code, False
 
     def kill(self, rid: int) -> None:
         """Kill request `rid`'s whole process group; its late output is dropped."""
@@ -196,7 +207,7 @@ class ExecChannel:
                     status = self._stream.read_exact(size)
                     if status is None:
                         return
-                    self._finish(rid, struct.unpack(">i", status[:4])[0])
+                    self._finish(rid, _ended(status))
                 elif not self._forward(rid, kind, size):
                     return
         except (OSError, NoServer):
@@ -219,19 +230,24 @@ class ExecChannel:
                     (job.out if kind == OUT else job.err)(piece)
         return True
 
-    def _finish(self, rid: int, code: int | None) -> None:
-        """Resolve a request: its exit status, or None when the server died after taking
+    def _finish(self, rid: int, ended: Ended | None) -> None:
+        """Resolve a request: how it ended, or (code None) the server died after taking
         it; one it never took fails with ChannelClosed, so it is sent again elsewhere."""
         job = self._jobs.pop(rid, None)
         if job is not None:
-            outcome: int | ChannelClosed | None = (
-                code if code is not None or job.taken else ChannelClosed()
+            outcome: Ended | ChannelClosed = (
+                ended if ended is not None else Ended(None) if job.taken else ChannelClosed()
             )
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 job.loop.call_soon_threadsafe(_resolve, job.future, outcome)
 
 
-def _resolve(future: asyncio.Future[int | None], outcome: int | ChannelClosed | None) -> None:
+def _ended(status: bytes) -> Ended:
+    code, strays, oom_kills = struct.unpack(">iIi", status[:12].ljust(12, b"\0"))
+    return Ended(code, strays=strays, oom_kills=oom_kills if len(status) >= 12 else -1)
+
+
+def _resolve(future: asyncio.Future[Ended], outcome: Ended | ChannelClosed) -> None:
     if future.done():
         return
     if isinstance(outcome, ChannelClosed):

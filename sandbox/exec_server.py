@@ -7,14 +7,21 @@ the sandbox user with the container's environment, so a command sees exactly wha
 would see from `docker exec`; the per-command timeout and process-group kill are still
 done by the wrapper kiln puts around every command (sandbox.common.command_argv).
 
+A process can leave its command's process group (`setsid`, a double fork) and outlive it.
+Such a process ends up a child of the container's init; everything kiln keeps descends
+from the container's main process (this server among it) or from a `docker exec`. So when
+a command asked for a sweep ends, every other process under init is killed: a stray.
+
 This file is sent as `python3 -I -S -c SOURCE`: stdlib only, no kiln imports, Python 3.7+.
 
 Requests arrive on stdin, one JSON object per line:
-  {"id": N, "argv": [...], "cwd": /workspace, "env": {...}, "stdin": <base64>|null}
+  {"id": N, "argv": [...], "cwd": /workspace, "env": {...}, "stdin": <base64>|null,
+   "sweep": true|false}   sweep: kill the strays once the command ends
   {"kill": N}    SIGKILL the process group of request N
 Replies on stdout are frames: a 9-byte header (id: u32, kind: u8, length: u32) + payload.
   kind 4: the request was taken (before anything of it runs); 1: stdout bytes;
-  2: stderr bytes; 3: exit status (i32); 5: ready (id 0, at start)
+  2: stderr bytes; 5: ready (id 0, at start);
+  3: exit status (i32), strays killed (u32), the container's OOM kills so far (i32, -1: unknown)
 """
 
 from __future__ import annotations
@@ -46,10 +53,13 @@ def send(rid: int, kind: int, data: bytes = b"") -> None:
 
 
 class Job:
-    def __init__(self, rid: int, proc: subprocess.Popen[bytes], data: bytes | None) -> None:
+    def __init__(
+        self, rid: int, proc: subprocess.Popen[bytes], data: bytes | None, sweep: bool
+    ) -> None:
         self.rid = rid
         self.proc = proc
         self.data = data or b""
+        self.sweep = sweep
 
 
 class Server:
@@ -125,9 +135,10 @@ class Server:
             )
         except OSError as exc:  # no such directory, or no process left under the pids limit
             send(rid, ERR, f"kiln: could not start the command: {exc}\n".encode())
-            send(rid, EXIT, struct.pack(">i", 127 if isinstance(exc, FileNotFoundError) else 126))
+            status = 127 if isinstance(exc, FileNotFoundError) else 126
+            send(rid, EXIT, struct.pack(">iIi", status, 0, oom_kills()))
             return
-        job = Job(rid, proc, data)
+        job = Job(rid, proc, data, bool(req.get("sweep")))
         self.jobs[rid] = job
         for stream, what in ((proc.stdout, "out"), (proc.stderr, "err")):
             assert stream is not None
@@ -175,7 +186,9 @@ class Server:
                 self.sel.unregister(job.proc.stdin)
                 job.proc.stdin.close()
             del self.jobs[rid]
-            send(rid, EXIT, struct.pack(">i", code if code >= 0 else 128 - code))
+            strays = sweep() if job.sweep else 0
+            status = code if code >= 0 else 128 - code
+            send(rid, EXIT, struct.pack(">iIi", status, strays, oom_kills()))
 
     def finish_pipe(self, rid: int, pipe: IO[bytes], kind: int) -> None:
         """Forward what the command wrote before it exited, then close: a background child
@@ -217,6 +230,73 @@ def kill(job: Job) -> None:
             continue
     with contextlib.suppress(OSError):
         os.killpg(session, signal.SIGKILL)
+
+
+def processes() -> dict[int, tuple[int, bytes, int]]:
+    """pid -> (parent pid, state, start time) of every process in the container."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            table[int(entry)] = (int(fields[1]), fields[0], int(fields[19]))
+        except (OSError, IndexError, ValueError):
+            continue
+    return table
+
+
+def strays(table: dict[int, tuple[int, bytes, int]]) -> list[int]:
+    """Live processes that hang under init but not from its first child (the container's
+    main process): what is left of a command that left its process group. A process whose
+    line of parents ends at pid 0 came from a `docker exec` (kiln's own) and is kept."""
+    under_init = [pid for pid, (parent, _state, _start) in table.items() if parent == 1]
+    if not under_init:
+        return []
+    main = min(under_init, key=lambda pid: (table[pid][2], pid))
+    found = []
+    for pid, (parent, state, _start) in table.items():
+        if pid == 1 or state in (b"Z", b"X"):
+            continue
+        top, seen = pid, 0
+        while parent not in (0, 1) and parent in table and seen < len(table):
+            top, parent, seen = parent, table[parent][0], seen + 1
+        if parent == 1 and top != main:
+            found.append(pid)
+    return found
+
+
+def sweep() -> int:
+    """Kill every stray; how many there were. They are stopped first, round after round
+    until no new one appears, so none can fork another between the look and the kill."""
+    stopped: set[int] = set()
+    for _round in range(50):
+        new = [pid for pid in strays(processes()) if pid not in stopped]
+        if not new:
+            break
+        for pid in new:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+        stopped.update(new)
+    for pid in stopped:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return len(stopped)
+
+
+def oom_kills() -> int:
+    """How many processes the kernel's OOM killer has killed in this container (-1: unknown)."""
+    for path in ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control"):
+        try:
+            with open(path) as events:
+                for line in events:
+                    name, _, value = line.partition(" ")
+                    if name == "oom_kill":
+                        return int(value)
+        except (OSError, ValueError):
+            continue
+    return -1
 
 
 if __name__ == "__main__":

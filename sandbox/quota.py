@@ -1,13 +1,15 @@
 """The disk quota: what a sandbox's commands may write to the host's disk.
 
 Everything a command writes lands under the sandbox's state dir (the overlay's upper dir or
-the copy, kiln's git dir) or in the container's /tmp, which is a tmpfs of the same size
-(its pages count against the container's memory too). Two guards share one limit:
+the copy, kiln's git dir) or in the container's /tmp and /var/tmp, tmpfs whose pages are
+the container's memory, so each is a quarter of the memory limit at most (and never more
+than the disk limit). Two guards share one limit:
 - the kernel's file size limit (RLIMIT_FSIZE) stops any single file at the limit exactly,
   so `yes > big` ends there on its own;
 - while a command runs, the state dir's usage is measured every so often, and the command
   is stopped once it has grown the workspace past the limit (many files, each smaller).
-The session goes on: the model is told, and may delete what it wrote.
+The session goes on: the model is told, and may delete what it wrote. Between commands,
+sandbox/idle_watch.py measures the same state dir.
 """
 
 from __future__ import annotations

@@ -20,8 +20,7 @@ def describe_exec(result: ExecResult) -> str:
     notes = []
     if result.timed_out:
         notes.append(f"[timed out after {result.duration_s:.0f}s and was stopped]")
-    if result.oom_killed:
-        notes.append("[killed: out of memory]")
+    notes.extend(f"[{note}]" for note in result.notes)  # out of memory, processes left behind
     if result.stopped_by:
         notes.append(f"[{result.stopped_by}]")
     if result.left_out:
