@@ -34,6 +34,8 @@ class ApprovalRequest:
     diff: str = ""
     command: str = ""
     path: str = ""  # the file edited, or the MCP tool called (mcp__SERVER__TOOL)
+    # Set: asked whatever the mode, never remembered as ALWAYS (see ApprovalRequested.flags).
+    flags: tuple[str, ...] = ()
 
 
 class Verdict(enum.StrEnum):

@@ -55,6 +55,12 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--approval", choices=["auto-edit", "full-auto", "fail"], default="auto-edit")
     run.add_argument("--apply", action="store_true", help="write the final diff to the repository")
     run.add_argument("--patch-out", metavar="FILE", help="write the final diff to FILE")
+    run.add_argument(
+        "--apply-flagged",
+        action="store_true",
+        help="with --apply: apply even what kiln flags (files that run on your machine or "
+        "steer kiln, most of the repository deleted)",
+    )
     run.add_argument("--commit", action="store_true", help="commit what --apply wrote (hooks run)")
     run.add_argument("--max-steps", type=int)
     run.add_argument("--budget-usd", type=float)

@@ -168,6 +168,9 @@ class ApprovalRequested(Event):
     diff: str = ""
     command: str = ""
     path: str = ""  # the file edited, or the MCP tool called
+    # Why this one asks even in full-auto: what it changes outside the sandbox's reach
+    # (files that run on the host or steer kiln, most of the repository deleted).
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

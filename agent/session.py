@@ -259,7 +259,9 @@ class Session:
             return None
         from agent.protocols.mcp_tools import McpTools
 
-        tools = await McpTools.start(chosen.servers, self.repo, self.settings.mcp.max_tools)
+        tools = await McpTools.start(
+            chosen.servers, self.repo, self.settings.mcp.max_tools, self.settings.model_key_vars
+        )
         self.start_notes.extend(tools.notes)
         return tools
 
@@ -524,14 +526,27 @@ class Session:
             if not diff.strip():
                 self._emit(Applied((), approved=False))
                 return
+            from agent.vcs.flagged import flags_for, trust_dropped
+
+            flags = await asyncio.to_thread(flags_for, self.repo, diff)
             summary = flag_config(f"apply the changes to {self.repo}", changed_paths(diff))
-            refusal = await self.gate.check(Action.APPLY, summary, self._emit, diff=diff)
+            if flags:
+                summary += "; look first: it " + "; it ".join(flags)
+            refusal = await self.gate.check(
+                Action.APPLY, summary, self._emit, diff=diff, flags=flags
+            )
             if not refusal:
                 from agent.vcs.apply import apply_to_host
                 from agent.vcs.landing import remember
 
                 result.extend(await apply_to_host(self.repo, diff))
                 remember(self.repo, self.session_id, diff, result)
+                for name in trust_dropped(self.repo, result) if flags else []:
+                    self.notice(
+                        f"The applied changes altered what your trust of {name} covered: kiln "
+                        "ignores what it asks of your machine until you read it and run "
+                        "`kiln trust` again."
+                    )
                 # What was applied is the repository's now: the next apply holds only what
                 # came after it, or it would be refused as edited meanwhile.
                 assert self.sandbox is not None  # diff() needed it

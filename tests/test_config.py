@@ -90,10 +90,11 @@ def test_a_repository_cannot_loosen_the_sandbox_until_trusted(tmp_path: Path) ->
     (repo / ".kiln.toml").write_text(loosening)
     settings = load_settings(repo, env={})
     assert settings.sandbox.network is False and settings.sandbox.image == "kiln-sandbox:latest"
-    assert settings.sandbox.env == {} and settings.models["main"].api_key_env == ""
-    assert settings.models["main"].model == "m" and settings.limits.max_steps == 9  # harmless
+    assert settings.sandbox.env == {}
+    assert "main" not in settings.models and settings.limits.max_steps == 50  # the person's
     assert set(settings.ignored) == {
-        "sandbox.network", "sandbox.image", "sandbox.env", "models.main.api_key_env"
+        "sandbox.network", "sandbox.image", "sandbox.env", "models.main.api_key_env",
+        "models.main.model", "limits.max_steps",
     }  # fmt: skip
     trust.trust(repo)
     trusted = load_settings(repo, env={})
@@ -126,12 +127,14 @@ def test_network_during_setup_is_never_taken_from_the_repository(tmp_path: Path)
         '[models.main]\nbase_url = "http://127.0.0.1:9/v1"\n'
     )
     untrusted = load_settings(tmp_path, env={})
-    assert untrusted.sandbox.setup == ("make deps",)  # runs offline in the sandbox: honoured
-    assert not untrusted.sandbox.setup_network
-    assert set(untrusted.ignored) == {"sandbox.setup_network", "models.main.base_url"}
+    assert untrusted.sandbox.setup == () and not untrusted.sandbox.setup_network
+    assert set(untrusted.ignored) == {
+        "sandbox.setup", "sandbox.setup_network", "models.main.base_url"
+    }  # fmt: skip
     trust.trust(tmp_path)
     trusted = load_settings(tmp_path, env={})
     assert trusted.models["main"].base_url == "http://127.0.0.1:9/v1"
+    assert trusted.sandbox.setup == ("make deps",)
     assert not trusted.sandbox.setup_network and "sandbox.setup_network" in trusted.ignored
     assert "only your own config" in trust.why_ignored("sandbox.setup_network")
 

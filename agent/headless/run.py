@@ -41,14 +41,21 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class HeadlessApprover:
-    """Never waits: writing to the repository was consented to by `--apply`; nothing else asks."""
+    """Never waits: writing to the repository was consented to by `--apply`, and a flagged
+    change (host files, most of the repository deleted) by `--apply-flagged` as well;
+    nothing else asks."""
 
-    def __init__(self, apply: bool) -> None:
+    def __init__(self, apply: bool, apply_flagged: bool = False) -> None:
         self.apply = apply
+        self.apply_flagged = apply_flagged
+        self.refused_flags: tuple[str, ...] = ()  # why the last apply was refused
 
     async def decide(self, request: ApprovalRequest) -> Decision:
         if request.action is Action.APPLY and self.apply:
-            return Decision(Verdict.APPROVE)
+            if not request.flags or self.apply_flagged:
+                return Decision(Verdict.APPROVE)
+            self.refused_flags = request.flags
+            return Decision(Verdict.REJECT, "flagged, and --apply-flagged was not given")
         return Decision(Verdict.REJECT, "no person is present to approve this (headless run)")
 
 
@@ -104,6 +111,17 @@ def check_patch_out(raw: str | None) -> None:
         )
     if target.exists() and not os.access(target, os.W_OK):
         raise UsageError(f"--patch-out {raw} is not writable; give another file.")
+    # Permissions alone say yes to /proc and to root everywhere: only opening it tells.
+    existed = target.exists()
+    try:  # O_NONBLOCK: a FIFO with no reader is refused, not waited on
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK))
+    except OSError as exc:
+        raise UsageError(
+            f"--patch-out {raw} cannot be written ({exc.strerror}); give a file in a "
+            "writable directory."
+        ) from None
+    if not existed:
+        target.unlink(missing_ok=True)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -215,7 +233,7 @@ async def _started_session(
     session = Session(
         settings,
         repo,
-        HeadlessApprover(bool(args.apply)),
+        HeadlessApprover(bool(args.apply), bool(getattr(args, "apply_flagged", False))),
         Mode(args.approval),
         session_id=session_id,
         client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
@@ -267,7 +285,11 @@ def _early_result(
     code = exc.exit_code if isinstance(exc, KilnError) else ExitCode.INTERRUPTED
     stop = reason.value if reason else "config_error"
     report = early_report(session_id, stop, code, message, time.monotonic() - started)
-    out.write(json.dumps({**report, "patch_out": args.patch_out}) + "\n")
+    from agent.store.failures import StoreError
+
+    store_error = message if isinstance(exc, StoreError) else None
+    extra = {"patch_out": args.patch_out, "store_error": store_error, "patch_kept": None}
+    out.write(json.dumps({**report, **extra}) + "\n")
     out.flush()
 
 
@@ -339,8 +361,7 @@ async def _conclude(
 ) -> int:
     await session.wait_baseline()
     diff = await session.diff()
-    if args.patch_out:
-        Path(args.patch_out).write_text(diff, encoding="utf-8")
+    patch_failure = _write_patch_out(args.patch_out, diff)
     applied: list[str] = []
     not_applied = ""
     if args.apply and diff.strip() and finished.stop_reason is StopReason.DONE:
@@ -349,6 +370,11 @@ async def _conclude(
                 _emit(event, args.output_format, out, err)
                 if isinstance(event, Applied):
                     applied = list(event.paths)
+            flags = getattr(session.approver, "refused_flags", ())
+            if flags:
+                raise KilnError(
+                    f"Nothing was applied without --apply-flagged: the diff {'; it '.join(flags)}."
+                )
         except KilnError as exc:  # refused (edited meanwhile, a link out): nothing is lost
             not_applied = exc.message
             session.notice(f"Not applied: {exc.message}")
@@ -370,8 +396,13 @@ async def _conclude(
     report = final_report(
         session, finished, diff, applied, tests_after, code, time.monotonic() - started
     )
-    report["patch_out"] = args.patch_out
+    store_failure = await asyncio.to_thread(session.store.settle) if session.store else None
+    written = None if patch_failure else args.patch_out
+    kept = _kept_patch(session, diff, written) if (store_failure or patch_failure) else None
+    report["patch_out"] = written
     report["not_applied"] = not_applied or None
+    report["store_error"] = store_failure
+    report["patch_kept"] = kept
     if args.output_format == "text":
         out.write(_text_summary(report) + "\n")
     else:
@@ -381,7 +412,32 @@ async def _conclude(
         finished.stop_reason is StopReason.APPROVAL_NEEDED
     ):
         err.write(f"kiln: {finished.summary}\n")
+    for failure in (patch_failure, store_failure):
+        if failure:
+            err.write(f"kiln: {failure}" + (f" The diff is kept in {kept}.\n" if kept else "\n"))
     return code
+
+
+def _write_patch_out(raw: str | None, diff: str) -> str | None:
+    """--patch-out written; a failure (checked writable before the run, full or gone now)
+    is one sentence, and the result is printed all the same."""
+    if not raw:
+        return None
+    try:
+        Path(raw).write_text(diff, encoding="utf-8")
+    except OSError as exc:
+        return f"--patch-out {raw} could not be written after the run ({exc.strerror})."
+    return None
+
+
+def _kept_patch(session: Session, diff: str, written: str | None) -> str | None:
+    """The diff as a patch file when the store or --patch-out could not keep it."""
+    if written or not diff.strip():
+        return written or None
+    from agent.store.rescue import keep_patch
+
+    kept = keep_patch(session.repo, session.session_id, diff)
+    return str(kept) if kept else None
 
 
 def _text_summary(report: dict[str, Any]) -> str:

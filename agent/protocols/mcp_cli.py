@@ -8,7 +8,7 @@ from pathlib import Path
 
 from agent.protocols.mcp_config import choose_servers
 from agent.protocols.mcp_tools import McpTools
-from agent.settings.config import McpServer, load_settings
+from agent.settings.config import McpServer, Settings, load_settings
 from agent.vcs.repo import find_repo
 
 
@@ -21,7 +21,7 @@ def main(args: argparse.Namespace) -> int:
     if not chosen.servers:
         print("No MCP servers are configured ([mcp_servers.NAME] in config.toml, or .mcp.json).")
         return 0
-    tools = asyncio.run(_started(chosen.servers, repo, settings.mcp.max_tools))
+    tools = asyncio.run(_started(chosen.servers, repo, settings))
     for name, state in tools.states.items():
         where = state.server.url or " ".join([state.server.command, *state.server.args])
         if state.error:
@@ -38,7 +38,7 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _started(servers: dict[str, McpServer], repo: Path, max_tools: int) -> McpTools:
-    tools = await McpTools.start(servers, repo, max_tools)
+async def _started(servers: dict[str, McpServer], repo: Path, settings: Settings) -> McpTools:
+    tools = await McpTools.start(servers, repo, settings.mcp.max_tools, settings.model_key_vars)
     await tools.close()
     return tools

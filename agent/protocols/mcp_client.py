@@ -15,12 +15,14 @@ import itertools
 import json
 import os
 from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
 
 from agent.settings.config import McpServer
+from agent.settings.host_code import host_env
 
 PROTOCOL_VERSION = "2025-06-18"
 CLIENT_INFO = {"name": "kiln", "version": "0.1.0"}
@@ -51,13 +53,17 @@ class StdioChannel:
         self._stderr_reader = asyncio.ensure_future(self._read_stderr())
 
     @classmethod
-    async def open(cls, name: str, server: McpServer, cwd: Path) -> StdioChannel:
+    async def open(
+        cls, name: str, server: McpServer, cwd: Path, key_vars: Iterable[str] = ()
+    ) -> StdioChannel:
+        # The server runs on the host as the person: never with the model keys by default.
+        env = {**host_env(key_vars, keep=server.env_vars), **server.env}
         try:
             process = await asyncio.create_subprocess_exec(
                 server.command,
                 *server.args,
                 cwd=cwd,
-                env={**os.environ, **server.env},
+                env=env,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -269,11 +275,15 @@ def _result(message: Any, name: str) -> Any:
     return answer.result()
 
 
-async def connect(name: str, server: McpServer, cwd: Path) -> tuple[Channel, list[dict[str, Any]]]:
+async def connect(
+    name: str, server: McpServer, cwd: Path, key_vars: Iterable[str] = ()
+) -> tuple[Channel, list[dict[str, Any]]]:
     """Start (or reach) the server, initialize it and list its tools, within its startup
     timeout."""
     channel: Channel = (
-        await StdioChannel.open(name, server, cwd) if server.command else HttpChannel(name, server)
+        await StdioChannel.open(name, server, cwd, key_vars)
+        if server.command
+        else HttpChannel(name, server)
     )
     try:
         timeout = server.startup_timeout_sec

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,18 @@ class McpTools:
         self._specs = tuple(offered[name].spec for name in names)
 
     @classmethod
-    async def start(cls, servers: dict[str, McpServer], cwd: Path, max_tools: int) -> McpTools:
+    async def start(
+        cls,
+        servers: dict[str, McpServer],
+        cwd: Path,
+        max_tools: int,
+        key_vars: Iterable[str] = (),
+    ) -> McpTools:
+        """Start every server; stdio ones get the person's environment without the model
+        keys (the well-known variables and `key_vars`) unless a server's `env_vars` names one."""
         states = [ServerState(name, server) for name, server in sorted(servers.items())]
-        await asyncio.gather(*(_start(state, cwd) for state in states))
+        key_vars = tuple(key_vars)
+        await asyncio.gather(*(_start(state, cwd, key_vars) for state in states))
         return cls(states, max_tools)
 
     @property
@@ -109,9 +119,9 @@ class McpTools:
                     await state.channel.close()
 
 
-async def _start(state: ServerState, cwd: Path) -> None:
+async def _start(state: ServerState, cwd: Path, key_vars: tuple[str, ...]) -> None:
     try:
-        state.channel, state.tools = await connect(state.name, state.server, cwd)
+        state.channel, state.tools = await connect(state.name, state.server, cwd, key_vars)
     except McpFailure as failure:
         state.error = str(failure)
 

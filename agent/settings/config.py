@@ -16,7 +16,7 @@ from typing import Any
 
 from agent.errors import ConfigError
 from agent.llm.base import ModelProfile, Prices
-from agent.settings import paths, trust
+from agent.settings import paths, repo_keys, trust
 from sandbox.base import SandboxConfig
 
 
@@ -59,6 +59,9 @@ class McpServer:
     headers: dict[str, str] = field(default_factory=dict)
     bearer_token_env_var: str = ""  # the variable holding the token sent to `url`
     allow: tuple[str, ...] = ()  # tools that run without asking in ask and auto-edit modes
+    # Variables of the person's environment passed on although they hold a model key
+    # (a stdio server gets the environment without them otherwise).
+    env_vars: tuple[str, ...] = ()
     enabled: bool = True
     startup_timeout_sec: float = 20.0
     tool_timeout_sec: float = 60.0
@@ -107,6 +110,11 @@ class Settings:
     def main_model(self) -> ModelProfile | None:
         return self.models.get("main")
 
+    @property
+    def model_key_vars(self) -> frozenset[str]:
+        """The variables the profiles name for their keys: kept from host processes."""
+        return frozenset(p.api_key_env for p in self.models.values() if p.api_key_env)
+
 
 # Environment variables and the dotted keys they set.
 ENV_KEYS = {
@@ -149,11 +157,7 @@ def load_settings(
     if repo is not None and (repo / ".kiln.toml").is_file():
         repo_layer = _flatten(_read_toml(repo / ".kiln.toml"))
         trusted = trust.is_trusted(repo)
-        ignored = {
-            k: v
-            for k, v in repo_layer.items()
-            if trust.NEVER_FROM_REPO.match(k) or (not trusted and trust.NEEDS_TRUST.match(k))
-        }
+        ignored = {k: v for k, v in repo_layer.items() if not repo_keys.honoured(k, trusted)}
         repo_layer = {k: v for k, v in repo_layer.items() if k not in ignored}
         layers.append((str(repo / ".kiln.toml"), repo_layer))
     user_file = paths.user_config_file()

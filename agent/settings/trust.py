@@ -1,13 +1,13 @@
 """Which repositories' own settings may loosen isolation: the ones the person trusts.
 
 A repository's `.kiln.toml` is written by whoever wrote the repository, or by a model
-whose diff was applied. Settings there that loosen the sandbox or reach the person's
-machine (network, extra variables, the image or Dockerfile, the state dir, the backend,
-the disk, memory and process limits, which variable holds an API key and the server it
-goes to) are honoured only once the person ran `kiln trust` for that repository, and only
-for the file as it was then: its hash is remembered. Network during setup is never taken
-from a repository's file. The same holds for the MCP servers a repository's `.mcp.json`
-names: their commands run on the host, so they start only once it is trusted as it is.
+whose diff was applied. Of what it sets, only what can do no harm is honoured as it is;
+the rest (what loosens the sandbox, reaches the person's machine, money or limits: the
+table is `repo_keys.REPO_KEYS`) only once the person ran `kiln trust` for that repository,
+and only for the file as it was then: its hash is remembered. Network during setup is
+never taken from a repository's file. The same holds for the MCP servers a repository's `.mcp.json`
+names: their commands run on the host, so they start only once it is trusted as it is,
+and so are the repository's files those commands run (`host_code.run_fingerprint`).
 """
 
 from __future__ import annotations
@@ -15,37 +15,17 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import re
 from pathlib import Path
 
-from agent.settings import paths
+from agent.settings import host_code, paths, repo_keys
 
-# Dotted keys a repository's own file may set only when trusted: they loosen the sandbox,
-# its limits that protect the host, or say where the person's API key is sent.
-NEEDS_TRUST = re.compile(
-    r"^(sandbox\.(network|env|image|dockerfile|state_dir|backend|disk_limit|memory|pids_limit)"
-    r"|models\.[^.]+\.(api_key_env|base_url)"
-    r"|mcp_servers\..+"  # a server's command runs on the host
-    r"|sandbox\.setup_network)$"
-)
-# ...and keys it may never set, trusted or not: network during setup is the person's call.
-NEVER_FROM_REPO = re.compile(r"^sandbox\.setup_network$")
-
-
-def why_ignored(key: str) -> str:
-    if NEVER_FROM_REPO.match(key):
-        return "only your own config.toml may allow the network during setup"
-    return "the repository is not trusted; `kiln trust` honours it"
-
+# What a repository's own file may set, key by key: `repo_keys.REPO_KEYS`.
+why_ignored = repo_keys.why_ignored
+trust_would_honour = repo_keys.trust_would_honour
 
 REPO_FILE = ".kiln.toml"
 MCP_FILE = ".mcp.json"
 TRUSTED_FILES = (REPO_FILE, MCP_FILE)
-
-
-def trust_would_honour(ignored: dict[str, object]) -> dict[str, object]:
-    """Of what kiln ignored in a repository's file, what trusting it would honour."""
-    return {k: v for k, v in ignored.items() if not NEVER_FROM_REPO.match(k)}
 
 
 def servers_awaiting_trust(repo: Path) -> list[str]:
@@ -80,21 +60,38 @@ def fingerprint(repo: Path, name: str = REPO_FILE) -> str:
         return ""
 
 
-def is_trusted(repo: Path, name: str = REPO_FILE) -> bool:
-    """The person trusted this repository's file `name`, and it has not changed since."""
+# Beside `.mcp.json`'s own hash: one hash over the files its servers run.
+MCP_RUNS = ".mcp.json runs"
+
+
+def _entry(repo: Path) -> dict[str, object]:
     entry = _trusted().get(str(repo.resolve()))
     if isinstance(entry, str):  # written before .mcp.json was trusted too: .kiln.toml's hash
         entry = {REPO_FILE: entry}
-    if not isinstance(entry, dict):
+    return entry if isinstance(entry, dict) else {}
+
+
+def was_trusted(repo: Path, name: str) -> bool:
+    """The person trusted `name` here once, whatever it is now (so a change dropped it)."""
+    return name in _entry(repo)
+
+
+def is_trusted(repo: Path, name: str = REPO_FILE) -> bool:
+    """The person trusted this repository's file `name`, and it has not changed since;
+    for `.mcp.json`, neither have the scripts its servers run."""
+    now = fingerprint(repo, name)
+    if not now or _entry(repo).get(name) != now:
         return False
-    return entry.get(name) == fingerprint(repo, name) != ""
+    # An entry from before the scripts were covered has no MCP_RUNS: it trusts no script.
+    return name != MCP_FILE or _entry(repo).get(MCP_RUNS) == host_code.run_fingerprint(repo)
 
 
 def trust(repo: Path) -> None:
     trusted: dict[str, object] = dict(_trusted())
-    trusted[str(repo.resolve())] = {
-        name: fingerprint(repo, name) for name in TRUSTED_FILES if fingerprint(repo, name)
-    }
+    entry = {name: fingerprint(repo, name) for name in TRUSTED_FILES if fingerprint(repo, name)}
+    if MCP_FILE in entry:
+        entry[MCP_RUNS] = host_code.run_fingerprint(repo)
+    trusted[str(repo.resolve())] = entry
     paths.config_dir().mkdir(parents=True, exist_ok=True, mode=0o700)
     trust_file().write_text(json.dumps(trusted, indent=2) + "\n", encoding="utf-8")
 
@@ -110,9 +107,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"{repo} has no {REPO_FILE} or {MCP_FILE}; there is nothing to trust.")
         return 0
     trust(repo)
+    runs = host_code.mcp_run_paths(repo) if MCP_FILE in present else []
+    also = f" (with what its servers run: {', '.join(runs)})" if runs else ""
     print(
-        f"Trusted {' and '.join(str(repo / name) for name in present)} as they are now; if one "
-        "changes, kiln ignores what it asks of your machine again until you run `kiln trust` "
-        "once more."
+        f"Trusted {' and '.join(str(repo / name) for name in present)}{also} as they are now; "
+        "if one changes, kiln ignores what it asks of your machine again until you run "
+        "`kiln trust` once more."
     )
     return 0

@@ -126,10 +126,13 @@ class ApprovalGate:
         diff: str = "",
         command: str = "",
         path: str = "",
+        flags: tuple[str, ...] = (),
     ) -> str | None:
         """None when the action may go ahead; otherwise the refusal to send to the model.
 
-        Raises ApprovalStop in FAIL mode where ASK would have asked.
+        `flags` (why this one reaches past the sandbox) make it ask in every mode but
+        PLAN's refusals, ALWAYS or not. Raises ApprovalStop in FAIL mode where ASK would
+        have asked.
         """
         if action is Action.COMMAND and is_safe_command(command):
             return None
@@ -139,7 +142,8 @@ class ApprovalGate:
                 "Describe the change in your plan instead."
             )
         remembered: Action | str = f"mcp:{path}" if action is Action.MCP else action
-        if remembered in self.always or not needs_asking(self.mode, action):
+        asked = bool(flags) or needs_asking(self.mode, action)
+        if not asked or (remembered in self.always and not flags):
             return None
         request = ApprovalRequest(
             request_id=uuid.uuid4().hex[:12],
@@ -148,17 +152,16 @@ class ApprovalGate:
             diff=diff,
             command=command,
             path=path,
+            flags=flags,
         )
         if self.mode is Mode.FAIL:
             raise ApprovalStop(request)
         emit(
-            ApprovalRequested(
-                request.request_id, action.value, summary, diff=diff, command=command, path=path
-            )
+            ApprovalRequested(request.request_id, action.value, summary, diff, command, path, flags)
         )
         decision = await self.approver.decide(request)
         emit(ApprovalResolved(request.request_id, decision.verdict.value, decision.reason))
-        if decision.verdict is Verdict.ALWAYS:
+        if decision.verdict is Verdict.ALWAYS and not flags:
             self.always.add(remembered)
         if decision.approved:
             return None

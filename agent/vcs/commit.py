@@ -2,20 +2,26 @@
 `kiln/<session>`, with trailers naming the session, the model, the tokens and the cost.
 
 git itself commits, so the repository's hooks run (never `--no-verify`); a hook that
-refuses is shown in one sentence and the changes stay in the working tree, staged.
+refuses is shown in one sentence and the changes stay in the working tree, staged. Hooks
+run on the person's machine, so two things hold: when the change set (or an uncommitted
+change in the work tree's hooks folder) touches what the hooks run or read, git runs no
+hook at all for this commit and kiln says so; and git, with its hooks, gets the person's
+environment without the model keys (`host_code.host_env`).
 """
 
 from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent.errors import KilnError
 from agent.llm.base import Message
+from agent.settings import host_code
 from agent.vcs import ledger
-from agent.vcs.gitcmd import git_dir, run
+from agent.vcs.gitcmd import Done, git_dir, run
 
 SUBJECT_MAX = 72
 TYPES = (
@@ -91,36 +97,54 @@ def current_branch(repo: Path) -> str:
     return run(repo, "branch", "--show-current").out.strip()
 
 
+def hooks_not_run(repo: Path, paths: list[str]) -> list[str]:
+    """What keeps git's hooks from running at kiln's commit of `paths`: those of them the
+    hooks run or read, and uncommitted changes in the work tree's hooks folder."""
+    touched = host_code.hooks_touched(repo, paths)
+    folder = host_code.hooks_dir(repo)
+    if folder is not None:
+        changed = run(repo, "status", "--porcelain", "-z", "--", folder or ".").out
+        touched += [item[3:] for item in changed.split("\0") if item[3:]]
+    return sorted(set(touched))
+
+
 def commit_paths(
-    repo: Path, paths: list[str], subject: str, who: Provenance, *, branch: str = ""
+    repo: Path,
+    paths: list[str],
+    subject: str,
+    who: Provenance,
+    *,
+    branch: str = "",
+    key_vars: frozenset[str] = frozenset(),
 ) -> str:
     """Commit exactly `paths` (as the working tree has them); returns the commit id.
 
     `branch` (a name, `{session}` filled in): commit there, switching to it first; the
     working tree's changes come along, and the branch left is named in Kiln-Target.
+    `key_vars`: the variables holding model keys beyond the well-known ones, kept from git.
     """
-    if branch:
-        name = branch.replace("{session}", who.session)
-        here = current_branch(repo)
-        if here != name:
-            exists = run(repo, "rev-parse", "--verify", "--quiet", f"refs/heads/{name}").ok
-            switched = run(repo, "switch", *([] if exists else ["-c"]), name)
-            if not switched.ok:
-                raise CommitFailed(
-                    f"kiln could not switch to {name} ({switched.reason}); the "
-                    "changes stay in your working tree: commit them yourself or set [git] branch."
-                )
-            who = Provenance(**{**who.__dict__, "target": who.target or here})
-    added = run(repo, "add", "-A", "--", *paths)
-    if not added.ok:
-        raise CommitFailed(f"git add failed ({added.reason}); nothing was committed.")
-    message = subject + "\n\n" + "\n".join(who.trailers()) + "\n"
-    with tempfile.NamedTemporaryFile(
-        "w", dir=git_dir(repo), prefix="kiln-msg-", encoding="utf-8"
-    ) as file:
-        file.write(message)
-        file.flush()
-        done = run(repo, "commit", "-q", "-F", file.name, "--", *paths)
+    skip_hooks = hooks_not_run(repo, paths)
+    env = host_code.host_env(key_vars)
+    with tempfile.TemporaryDirectory(prefix="kiln-nohooks-") as empty:
+        # An empty hooks folder: git runs no hook (.git/hooks included) at the switch,
+        # the add or the commit, when the change touches what they would run.
+        no_hooks = ["-c", f"core.hooksPath={empty}"] if skip_hooks else []
+
+        def git(*args: str) -> Done:
+            return run(repo, *no_hooks, *args, base_env=env)
+
+        if branch:
+            who = _switch(repo, branch, who, git)
+        added = git("add", "-A", "--", *paths)
+        if not added.ok:
+            raise CommitFailed(f"git add failed ({added.reason}); nothing was committed.")
+        message = subject + "\n\n" + "\n".join(who.trailers()) + "\n"
+        with tempfile.NamedTemporaryFile(
+            "w", dir=git_dir(repo), prefix="kiln-msg-", encoding="utf-8"
+        ) as file:
+            file.write(message)
+            file.flush()
+            done = git("commit", "-q", "-F", file.name, "--", *paths)
     if not done.ok:
         raise CommitFailed(
             f"The commit was refused ({done.reason}); the changes are in your working tree, "
@@ -129,11 +153,35 @@ def commit_paths(
     return run(repo, "rev-parse", "HEAD").out.strip()
 
 
-def commit_last_applied(repo: Path, subject: str, who: Provenance, *, branch: str = "") -> str:
+def _switch(repo: Path, branch: str, who: Provenance, git: Callable[..., Done]) -> Provenance:
+    """Go to `branch` (`{session}` filled in) with the working tree's changes; the
+    provenance then names the branch left as the target."""
+    name = branch.replace("{session}", who.session)
+    here = current_branch(repo)
+    if here == name:
+        return who
+    exists = run(repo, "rev-parse", "--verify", "--quiet", f"refs/heads/{name}").ok
+    switched = git("switch", *([] if exists else ["-c"]), name)
+    if not switched.ok:
+        raise CommitFailed(
+            f"kiln could not switch to {name} ({switched.reason}); the "
+            "changes stay in your working tree: commit them yourself or set [git] branch."
+        )
+    return Provenance(**{**who.__dict__, "target": who.target or here})
+
+
+def commit_last_applied(
+    repo: Path,
+    subject: str,
+    who: Provenance,
+    *,
+    branch: str = "",
+    key_vars: frozenset[str] = frozenset(),
+) -> str:
     """Commit the newest uncommitted change set `who.session` applied; returns the commit."""
     entry = ledger.last_open(repo, who.session)
     if entry is None or entry.commit:
         raise KilnError("There is no applied change of this session to commit; /apply first.")
-    entry.commit = commit_paths(repo, entry.paths, subject, who, branch=branch)
+    entry.commit = commit_paths(repo, entry.paths, subject, who, branch=branch, key_vars=key_vars)
     ledger.update(repo, entry)
     return entry.commit

@@ -4,6 +4,8 @@ both streams, never an exception for a refusal (the caller words that in one sen
 from __future__ import annotations
 
 import os
+import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +29,21 @@ class Done:
         return lines[-1] if lines else "no reason given"
 
 
-def run(repo: Path, *args: str, env: dict[str, str] | None = None) -> Done:
+def run(
+    repo: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    base_env: Mapping[str, str] | None = None,
+) -> Done:
+    """`env` adds to the process's environment, or to `base_env`, the whole environment
+    (for a git that runs hooks: they get only what kiln hands on)."""
+    if base_env is not None:
+        # gitpython always starts from os.environ; a variable left out must stay out.
+        done = subprocess.run(
+            ["git", *args], cwd=repo, env={**base_env, **(env or {})}, capture_output=True
+        )
+        decoded = (done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace"))
+        return Done(done.returncode, *decoded)
     runner = git.Git(str(repo))
     code, out, err = runner.execute(
         ["git", *args],

@@ -5,6 +5,7 @@ subject the fast model writes (a template when no model answers)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from pathlib import Path
 
 from agent.run.core import Run
@@ -12,7 +13,13 @@ from agent.run.sampling import ask_once
 from agent.settings.config import Settings
 from agent.tools.testdigest import TestDigest
 from agent.vcs import ledger
-from agent.vcs.commit import Provenance, clean_subject, commit_last_applied, message_request
+from agent.vcs.commit import (
+    Provenance,
+    clean_subject,
+    commit_last_applied,
+    hooks_not_run,
+    message_request,
+)
 
 
 def remember(repo: Path, session: str, diff: str, paths: list[str]) -> None:
@@ -38,7 +45,22 @@ async def commit_applied(
         reply = await ask_once(run, message_request(task, diff), [], max_tokens=60, fast=True)
         if reply is not None:
             subject = clean_subject(reply.message.content, task)
+    skipped = await asyncio.to_thread(hooks_not_run, repo, entry.paths) if entry else []
     sha = await asyncio.to_thread(
-        commit_last_applied, repo, subject, who, branch=settings.git.branch
+        functools.partial(
+            commit_last_applied,
+            branch=settings.git.branch,
+            key_vars=settings.model_key_vars,
+        ),
+        repo,
+        subject,
+        who,
     )
-    return f"Committed {sha[:10]}: {subject}"
+    said = f"Committed {sha[:10]}: {subject}"
+    if skipped:
+        said += (
+            f" git's hooks were not run: the change touches what they run ("
+            f"{', '.join(skipped[:3])}); read it, then run them yourself (`git hook run "
+            "pre-commit`)."
+        )
+    return said

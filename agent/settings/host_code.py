@@ -1,0 +1,187 @@
+"""What in a repository reaches the person's machine outside the sandbox, and the one rule
+for it: it runs only as the person trusted it, and a change to it is flagged.
+
+A repository names things kiln (or git, at kiln's commit) runs on the host: the MCP
+servers of `.mcp.json` and the scripts they start, the git hooks when they live in the
+work tree (`core.hooksPath=.husky`), what those hooks read (`.pre-commit-config.yaml`),
+and the files that steer kiln itself (`.kiln.toml`, `.claude/`, `.kiln/`, the project
+rules read into every prompt). A model whose diff is applied can rewrite any of them, so:
+- trust of `.mcp.json` covers the files its servers run, by hash (`run_fingerprint`);
+- a diff that touches any of them is flagged at approval, even in full-auto (`host_files_in`);
+- kiln's own `git commit` runs no hook the change set touches (`hooks_touched`);
+- processes kiln starts on the host get an environment without the model keys (`host_env`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+import re
+import subprocess
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+# Files and folders that steer kiln or the agents people use beside it.
+_STEERING = re.compile(
+    r"^(\.kiln\.toml|\.mcp\.json|AGENTS\.md|KILN\.md|CLAUDE\.md|\.claude/.*|\.kiln/.*"
+    r"|\.codex/.*)$",
+    re.I,  # a case-insensitive file system takes CLAUDE.MD for CLAUDE.md
+)
+# What the usual hook managers read at commit time: changing it changes what runs.
+_HOOK_CONFIG = re.compile(
+    r"^(\.pre-commit-config\.ya?ml|\.lintstagedrc(\..+)?|lint-staged\.config\.\w+"
+    r"|\.husky/.*|\.githooks/.*|lefthook(-local)?\.ya?ml|\.lefthook/.*)$"
+)
+# The variables model keys are usually kept in, besides the ones the profiles name.
+MODEL_KEY_VARS = frozenset(
+    {
+        "KILN_API_KEY",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "GEMINI_API_KEY",
+        "GOOGLE_API_KEY",
+        "MISTRAL_API_KEY",
+        "OPENROUTER_API_KEY",
+        "DEEPSEEK_API_KEY",
+        "GROQ_API_KEY",
+        "TOGETHER_API_KEY",
+        "AZURE_OPENAI_API_KEY",
+        "HF_TOKEN",
+    }
+)
+
+
+def hooks_dir(repo: Path) -> str | None:
+    """The git hooks folder relative to the work tree when it lies inside it (husky and
+    the like set `core.hooksPath`); None when hooks live in `.git`, which no diff reaches."""
+    done = subprocess.run(
+        ["git", "config", "--get", "core.hooksPath"], cwd=repo, capture_output=True, text=True
+    )
+    configured = done.stdout.strip()
+    if done.returncode != 0 or not configured:
+        return None
+    where = Path(os.path.expanduser(configured))
+    where = where if where.is_absolute() else repo / where
+    try:
+        relative = Path(os.path.realpath(where)).relative_to(os.path.realpath(repo))
+    except ValueError:
+        return None  # outside the repository: a diff cannot reach it
+    text = relative.as_posix()
+    return "" if text == "." else text
+
+
+def _mcp_commands(repo: Path) -> list[list[str]]:
+    """Each stdio server's command line in the repository's `.mcp.json` (read leniently:
+    whatever cannot be read names nothing, and the file itself is trusted by hash)."""
+    try:
+        data = json.loads((repo / ".mcp.json").read_text(encoding="utf-8"))
+        servers = data["mcpServers"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return []
+    lines = []
+    for entry in servers.values() if isinstance(servers, dict) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("command"), str):
+            args = entry.get("args")
+            words = args if isinstance(args, list) else []
+            lines.append([entry["command"], *(str(a) for a in words)])
+    return lines
+
+
+def mcp_run_paths(repo: Path) -> list[str]:
+    """The repository's files the `.mcp.json` servers run, as relative paths; a folder
+    ends in `/`. A script in a folder brings its folder (what it imports sits beside it);
+    `-m pkg.mod` brings the package; a path outside the repository is not the diff's."""
+    found: set[str] = set()
+    real_repo = os.path.realpath(repo)
+    for words in _mcp_commands(repo):
+        for index, word in enumerate(words):
+            if index and words[index - 1] == "-m":
+                package = word.split(".")[0]
+                if (repo / package).is_dir():
+                    found.add(package + "/")
+                elif (repo / f"{package}.py").is_file():
+                    found.add(f"{package}.py")
+                continue
+            candidate = os.path.realpath(repo / word.split("=", 1)[-1])
+            if not candidate.startswith(real_repo + os.sep) or not os.path.exists(candidate):
+                continue
+            relative = os.path.relpath(candidate, real_repo).replace(os.sep, "/")
+            if os.path.isdir(candidate):
+                found.add(relative + "/")
+                continue
+            found.add(relative)
+            folder = posixpath.dirname(relative)
+            if folder:
+                found.add(folder + "/")
+    return sorted(found)
+
+
+def _covered(path: str, prefixes: Iterable[str]) -> bool:
+    return any(path == p or (p.endswith("/") and path.startswith(p)) for p in prefixes)
+
+
+def run_fingerprint(repo: Path, runs: list[str] | None = None) -> str:
+    """One hash over every file the `.mcp.json` servers run (names and contents)."""
+    runs = mcp_run_paths(repo) if runs is None else runs
+    digest = hashlib.sha256()
+    for entry in runs:
+        root = repo / entry
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+        for file in files:
+            if "__pycache__" in file.parts or file.suffix == ".pyc":
+                continue  # written by running the server, not a change to it
+            digest.update(file.relative_to(repo).as_posix().encode() + b"\0")
+            try:
+                digest.update(hashlib.sha256(file.read_bytes()).digest())
+            except OSError:
+                digest.update(b"unreadable")
+    return digest.hexdigest()
+
+
+def host_files_in(repo: Path, paths: Iterable[str]) -> list[str]:
+    """Which of `paths` run on the person's machine or steer kiln: each is flagged at
+    approval, even in full-auto, and drops the trust that covered it."""
+    hooks = hooks_dir(repo)
+    runs = mcp_run_paths(repo)
+    hook_prefixes = [hooks + "/"] if hooks else []
+    return [
+        p
+        for p in paths
+        if _STEERING.match(p)
+        or _HOOK_CONFIG.match(p)
+        or _covered(p, hook_prefixes)
+        or _covered(p, runs)
+    ]
+
+
+def why_host_file(repo: Path, path: str) -> str:
+    """A few words on why `path` is flagged, for the approval's sentence."""
+    hooks = hooks_dir(repo)
+    if (hooks and _covered(path, [hooks + "/"])) or _HOOK_CONFIG.match(path):
+        return "git hooks run it on your machine"
+    if _covered(path, mcp_run_paths(repo)):
+        return "an MCP server runs it on your machine"
+    return "it steers kiln or your other agents"
+
+
+def hooks_touched(repo: Path, paths: Iterable[str]) -> list[str]:
+    """Of the paths a commit takes, the ones git's hooks would run or read."""
+    hooks = hooks_dir(repo)
+    prefixes = [hooks + "/"] if hooks else []
+    return [p for p in paths if _HOOK_CONFIG.match(p) or _covered(p, prefixes)]
+
+
+def host_env(
+    key_vars: Iterable[str] = (),
+    environ: Mapping[str, str] | None = None,
+    keep: Iterable[str] = (),
+) -> dict[str, str]:
+    """The environment for a process kiln starts on the host: the person's, without the
+    variables that hold model keys (the well-known ones and `key_vars`, the ones the
+    profiles name) unless `keep` names them."""
+    environ = os.environ if environ is None else environ
+    drop = (MODEL_KEY_VARS | set(key_vars)) - set(keep)
+    return {k: v for k, v in environ.items() if k not in drop}

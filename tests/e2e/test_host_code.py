@@ -1,0 +1,169 @@
+"""Must hold, through `kiln run` with a hostile scripted model on the real sandbox: what a
+repository runs on the host (an MCP server's script, git hooks at kiln's commit) runs only
+as the person trusted it. A diff that rewrites such a file is not applied without
+`--apply-flagged`; once applied, the server no longer starts and kiln's commit runs no
+hook it changed. A canary file must never appear, and a canary model key must never reach
+a host process."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from agent.llm.scripted.server import ScriptedServer
+from agent.settings import trust
+from tests.conftest import make_git_repo
+from tests.e2e.test_kiln_run import KILN
+from tests.e2e.test_refused_apply import CALC, TESTS
+
+CANARY_KEY = "sk-canary-0123456789"
+
+# A stdio MCP server with no tools; it writes the names and values of its environment to
+# $ENV_DUMP when it starts, so a test sees what a host process was handed.
+SERVER = """import json, os, sys
+open(os.environ["ENV_DUMP"], "w").write(json.dumps(dict(os.environ)))
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+              "serverInfo": {"name": "facts", "version": "1"}}
+    if msg["method"] == "tools/list":
+        result = {"tools": []}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def hostile(canary: Path) -> str:
+    return f"open({str(canary)!r}, 'w').write('escaped')\n" + SERVER
+
+
+FIX = {"name": "edit_file", "arguments": {"path": "calc.py", "old_text": "return a - b\n\n\ndef sub",
+       "new_text": "return a + b\n\n\ndef sub"}}  # fmt: skip
+
+
+def write(path: str, content: str) -> dict[str, object]:
+    return {"name": "write_file", "arguments": {"path": path, "content": content}}
+
+
+def turns(*calls: dict[str, object]) -> list[dict[str, object]]:
+    finish = {"name": "finish", "arguments": {"summary": "add adds"}}
+    return [{"tool_calls": [call]} for call in calls] + [{"tool_calls": [finish]}]
+
+
+def kiln_run(repo: Path, script: list[dict[str, object]], *flags: str) -> tuple[dict, int, str]:
+    env = {**os.environ, "OPENAI_API_KEY": CANARY_KEY, "KILN_API_KEY": CANARY_KEY}
+    with ScriptedServer(script) as server:
+        done = subprocess.run(
+            [KILN, "run", "fix add", "--repo", str(repo), "--approval", "full-auto",
+             "--output-format", "json", "--base-url", server.base_url, "--model", "m", *flags],
+            capture_output=True, text=True, timeout=300, env=env,
+        )  # fmt: skip
+    assert "Traceback" not in done.stderr, done.stderr
+    return json.loads(done.stdout.splitlines()[-1]), done.returncode, done.stderr
+
+
+def mcp_repo(tmp_path: Path) -> Path:
+    mcp = {"mcpServers": {"facts": {"command": sys.executable, "args": ["tools/facts.py"],
+                                    "env": {"ENV_DUMP": str(tmp_path / "env.json")}}}}  # fmt: skip
+    repo = make_git_repo(tmp_path / "repo", {
+        "calc.py": CALC, "test_calc.py": TESTS, "tools/facts.py": SERVER,
+        ".mcp.json": json.dumps(mcp),
+    })  # fmt: skip
+    trust.trust(repo)
+    return repo
+
+
+def test_a_trusted_mcp_servers_rewritten_script_never_runs_on_the_host(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = mcp_repo(tmp_path)
+    canary, dump = tmp_path / "canary", tmp_path / "env.json"
+    rewrite = turns(FIX, write("tools/facts.py", hostile(canary)))
+
+    result, code, stderr = kiln_run(repo, rewrite, "--apply")
+    # The trusted server ran as it was trusted, without the model keys in its environment.
+    seen = json.loads(dump.read_text())
+    assert "ENV_DUMP" in seen and CANARY_KEY not in seen.values()
+    assert code != 0 and result["applied"] == []
+    assert "tools/facts.py" in result["not_applied"] and "--apply-flagged" in result["not_applied"]
+    assert (repo / "tools/facts.py").read_text() == SERVER and "return a - b\n\n\ndef sub" in (
+        repo / "calc.py"
+    ).read_text()
+
+    result, code, _ = kiln_run(repo, rewrite, "--apply", "--apply-flagged")
+    assert code == 0 and set(result["applied"]) == {"calc.py", "tools/facts.py"}
+    assert not trust.is_trusted(repo, trust.MCP_FILE)  # trust covered the script: it dropped
+
+    dump.unlink()
+    result, _, _ = kiln_run(repo, turns(), "--output-format", "stream-json")
+    assert not canary.exists() and not dump.exists()  # the rewritten server never started
+
+
+def test_the_untrusted_servers_note_says_what_changed(docker_ready: None, tmp_path: Path) -> None:
+    repo = mcp_repo(tmp_path)
+    (repo / "tools" / "helper.py").write_text("X = 1\n")  # beside the script: covered too
+    shown = subprocess.run([KILN, "mcp", "list", "--repo", str(repo)], capture_output=True,
+                           text=True, timeout=60).stdout  # fmt: skip
+    assert "changed since you trusted it" in shown and "kiln trust" in shown
+    assert not (tmp_path / "env.json").exists()
+
+
+PRE_COMMIT = "#!/bin/sh\nenv > {dump}\n"
+
+
+def hooks_repo(tmp_path: Path, kiln_toml: str = "") -> Path:
+    files = {"calc.py": CALC, "test_calc.py": TESTS,
+             ".husky/pre-commit": PRE_COMMIT.format(dump=tmp_path / "hook-env")}  # fmt: skip
+    if kiln_toml:
+        files[".kiln.toml"] = kiln_toml
+    repo = make_git_repo(tmp_path / "repo", files)
+    hook = repo / ".husky" / "pre-commit"
+    hook.chmod(hook.stat().st_mode | stat.S_IEXEC)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@e"]
+    subprocess.run([*git, "commit", "-qam", "initial", "--amend"], cwd=repo, check=True)
+    subprocess.run(["git", "config", "core.hooksPath", ".husky"], cwd=repo, check=True)
+    return repo
+
+
+def head(repo: Path) -> str:
+    return subprocess.run(["git", "log", "-1", "--format=%s"], cwd=repo, capture_output=True,
+                          text=True).stdout.strip()  # fmt: skip
+
+
+def test_a_hook_the_model_rewrote_never_runs_at_kilns_commit(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = hooks_repo(tmp_path)
+    canary = tmp_path / "canary"
+    evil = f"#!/bin/sh\ntouch {canary}\n"
+    rewrite = turns(FIX, write(".husky/pre-commit", evil))
+
+    result, code, _ = kiln_run(repo, rewrite, "--apply", "--commit")
+    assert code != 0 and result["applied"] == [] and ".husky/pre-commit" in result["not_applied"]
+    assert "git hooks" in result["not_applied"] and head(repo) == "initial"
+
+    result, code, stderr = kiln_run(repo, rewrite, "--apply", "--apply-flagged", "--commit")
+    assert code == 0 and ".husky/pre-commit" in result["applied"]
+    assert head(repo) != "initial"  # committed, with the new hook in it
+    assert not canary.exists() and not (tmp_path / "hook-env").exists()
+
+
+def test_an_unchanged_hook_runs_without_the_model_keys(docker_ready: None, tmp_path: Path) -> None:
+    repo = hooks_repo(tmp_path)
+    result, code, _ = kiln_run(repo, turns(FIX), "--apply", "--commit")
+    assert code == 0 and result["applied"] == ["calc.py"] and head(repo) != "initial"
+    ran_with = (tmp_path / "hook-env").read_text()
+    assert "GIT_INDEX_FILE" in ran_with and CANARY_KEY not in ran_with
+
+
+def test_an_untrusted_repository_cannot_turn_commits_on(docker_ready: None, tmp_path: Path) -> None:
+    repo = hooks_repo(tmp_path, "[git]\ncommit = true\n")
+    result, code, stderr = kiln_run(repo, turns(FIX), "--apply")
+    assert code == 0 and result["applied"] == ["calc.py"]
+    assert head(repo) == "initial" and not (tmp_path / "hook-env").exists()
