@@ -193,8 +193,14 @@ def bootstrap(args: argparse.Namespace) -> int:
 
 
 def prune(args: argparse.Namespace) -> int:
+    from sandbox import engine_api, setup_images
     from sandbox.prune import prune_leftovers
+    from sandbox.quota import human_bytes
 
     removed = prune_leftovers(everything=getattr(args, "all", False))
-    print(f"removed {removed} leftover sandbox(es)")
+    # Setup images are caches: the next session that needs one runs its setup again.
+    images, size = setup_images.prune(engine_api.connect())
+    print(
+        f"removed {removed} leftover sandbox(es) and {images} setup image(s) ({human_bytes(size)})"
+    )
     return 0

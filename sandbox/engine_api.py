@@ -201,9 +201,29 @@ class Engine:
     def image_id(self, name: str) -> str:
         return str(self.request("GET", f"/images/{quote(name, safe='')}/json")["Id"])
 
-    def inspect_container(self, container: str) -> dict[str, Any]:
-        result: dict[str, Any] = self.request("GET", f"/containers/{container}/json")
+    def inspect_container(self, container: str, *, size: bool = False) -> dict[str, Any]:
+        """The container's state; with `size`, SizeRw too: what it wrote to its own layer."""
+        params = {"size": "1"} if size else None
+        result: dict[str, Any] = self.request("GET", f"/containers/{container}/json", params)
         return result
+
+    def images(self, reference: str) -> list[dict[str, Any]]:
+        """Images named `reference` (any tag): Id, RepoTags, Created, Size, Labels each."""
+        filters = json.dumps({"reference": [reference]})
+        result: list[dict[str, Any]] = self.request("GET", "/images/json", {"filters": filters})
+        return result or []
+
+    def remove_image(self, image: str) -> bool:
+        """Remove an image with all its tags; False when a container still uses it."""
+        try:
+            self.request("DELETE", f"/images/{quote(image, safe='')}", {"force": "1"})
+        except EngineNotFound:
+            return True
+        except EngineError as exc:
+            if exc.status == 409:
+                return False
+            raise
+        return True
 
     def remove_container(self, container: str) -> None:
         with contextlib.suppress(EngineNotFound):

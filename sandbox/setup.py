@@ -2,11 +2,14 @@
 
 `[sandbox] setup` commands (or, when there are none, the ones `propose` reads off the
 dependency files) run as root in a container of the base image over a throwaway copy of
-the repository at /workspace, offline unless the person's own config allows the network.
+the repository at /workspace, offline unless the person's own config allows the network,
+under the session's limits: memory, pids, CPUs, no file past the disk limit, and all it
+writes (its container's layer and the copy's growth) stopped past the disk limit too.
 What they install outside /workspace (a venv at /opt/kiln/venv, /node_modules, Go's module
 cache) is committed as an image named after the hashes of the dependency files, the
 commands and the base image: the next session with the same inputs starts from it at once.
 The agent's sessions then run on that image as always: offline, as the repository's owner.
+Older setup images are removed past a cap (sandbox/setup_images.py).
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sandbox import workspace
+from sandbox import setup_images, workspace
 from sandbox.base import SandboxConfig, SandboxError
 from sandbox.common import SAFE_PATH, sandbox_env
 from sandbox.docker_exec import pump_frames
 from sandbox.engine_api import Engine, EngineError
+from sandbox.quota import human_bytes, scan
+from sandbox.sizes import parse_bytes
 
 VENV = "/opt/kiln/venv"
 # Where setup puts what it installs, on PATH (and in the environment) in both phases.
@@ -39,8 +44,12 @@ SETUP_ENV = {
     "GOFLAGS": "-mod=mod",
     "npm_config_cache": "/opt/kiln/npm-cache",
 }
-IMAGE_REPO = "kiln-setup"
+IMAGE_REPO = setup_images.IMAGE_REPO
 LOG_TAIL_LINES = 12
+# How often what setup wrote is measured: at least this often, never spending more than
+# a tenth of the time measuring (the engine walks the container's layer to size it).
+_DISK_INTERVAL_S = 0.5
+_DISK_SHARE = 0.1
 
 # Files whose content decides what setup installs: a change to any of them is a new image.
 _DEPENDENCY_FILES = (
@@ -238,12 +247,18 @@ def _run(
     cancelled: threading.Event,
 ) -> tuple[int, list[str]]:
     env = {**sandbox_env(config), **SETUP_ENV, "HOME": "/root"}
+    memory, disk = parse_bytes(config.memory), parse_bytes(config.disk_limit)
     host: dict[str, Any] = {
         "Init": True,
         "CapDrop": ["ALL"],
         "CapAdd": ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID"],  # root may install files
         "SecurityOpt": ["no-new-privileges"],
+        # The session's limits hold for setup too (its disk limit also by _watch below).
         "PidsLimit": config.pids_limit,
+        "Memory": memory,
+        "MemorySwap": memory,
+        "NanoCpus": int(config.cpus * 1e9),
+        "Ulimits": [{"Name": "fsize", "Soft": disk, "Hard": disk}],
         "Mounts": [{"Target": "/workspace", "Source": str(copy), "Type": "bind"}],
         "LogConfig": {"Type": "none", "Config": {}},
     }
@@ -265,26 +280,39 @@ def _run(
     container = engine.create_container(name, body)
     lines = _LineLog(log_path, progress)
     done = threading.Event()
+    over: list[int] = []  # what it had written, once past the disk limit
     try:
         stream = engine.attach(container, stdin=False)
         engine.start(container)
         watcher = threading.Thread(
-            target=_stop_when, args=(cancelled, done, engine, container), daemon=True
+            target=_watch,
+            args=(cancelled, done, engine, container, (copy, scan(copy).used, disk, over)),
+            daemon=True,
         )
         watcher.start()
         finished_in_time = pump_frames(
             stream, lines.feed, lines.feed, time.monotonic() + plan.timeout_s
         )
         lines.close()
+        if over:
+            raise _disk_failure(over[0], config.disk_limit)
         if not finished_in_time:
             lines.tail.append(f"[stopped after {plan.timeout_s:.0f} s: setup_timeout_s]")
             return 124, lines.tail
         code = int(engine.wait(container).get("StatusCode", 1))
+        if over:
+            raise _disk_failure(over[0], config.disk_limit)
+        if code == 137 and engine.inspect_container(container)["State"].get("OOMKilled"):
+            lines.tail.append(f"[out of memory: setup may use {config.memory}, [sandbox] memory]")
         if code == 0:
             labels = {"kiln.setup": "1", "kiln.repo": str(repo)}
             engine.commit(container, IMAGE_REPO, tag.partition(":")[2], {"Labels": labels})
+            with contextlib.suppress(EngineError):
+                setup_images.trim(engine, str(repo), tag)
         return code, lines.tail
     except EngineError as exc:
+        if over:
+            raise _disk_failure(over[0], config.disk_limit) from None
         if cancelled.is_set():
             return 130, lines.tail
         raise SetupFailed(
@@ -293,18 +321,50 @@ def _run(
         ) from None
     finally:
         done.set()
-        engine.remove_container(container)
+        with contextlib.suppress(EngineError):  # the watch may be removing it already
+            engine.remove_container(container)
 
 
-def _stop_when(
-    cancelled: threading.Event, done: threading.Event, engine: Engine, container: str
+def _disk_failure(used: int, limit: str) -> SetupFailed:
+    return SetupFailed(
+        f"The sandbox setup wrote {human_bytes(used)}, past the disk limit of {limit} "
+        "([sandbox] disk_limit), so kiln stopped it; make the setup install less, or raise "
+        "`[sandbox] disk_limit` in your own config."
+    )
+
+
+def _watch(
+    cancelled: threading.Event,
+    done: threading.Event,
+    engine: Engine,
+    container: str,
+    disk: tuple[Path, int, int, list[int]],
 ) -> None:
-    """Removing the container ends the stream being read: that is how setup is stopped."""
+    """Stop setup when kiln is cancelled or once it has written past the disk limit: what
+    its container's own layer holds plus what the copy of the repository grew by.
+    Removing the container ends the stream being read: that is how setup is stopped."""
+    copy, copy_before, limit, over = disk
+    interval, next_look = _DISK_INTERVAL_S, time.monotonic() + _DISK_INTERVAL_S
     while not done.is_set():
         if cancelled.wait(0.2):
-            with contextlib.suppress(EngineError):
-                engine.remove_container(container)
-            return
+            break
+        if time.monotonic() < next_look:
+            continue
+        began = time.monotonic()
+        try:
+            layer = int(engine.inspect_container(container, size=True).get("SizeRw") or 0)
+        except EngineError:
+            return  # it is gone already
+        used = layer + max(0, scan(copy).used - copy_before)
+        interval = max(_DISK_INTERVAL_S, (time.monotonic() - began) / _DISK_SHARE)
+        next_look = time.monotonic() + interval
+        if used > limit:
+            over.append(used)
+            break
+    else:
+        return
+    with contextlib.suppress(EngineError):
+        engine.remove_container(container)
 
 
 class _LineLog:
