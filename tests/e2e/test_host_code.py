@@ -56,7 +56,7 @@ def turns(*calls: dict[str, object]) -> list[dict[str, object]]:
     return [{"tool_calls": [call]} for call in calls] + [{"tool_calls": [finish]}]
 
 
-def kiln_run(repo: Path, script: list[dict[str, object]], *flags: str) -> tuple[dict, int, str]:
+def kiln_run(repo: Path, script: list[dict[str, object]], *flags: str) -> tuple[dict, int]:
     env = {**os.environ, "OPENAI_API_KEY": CANARY_KEY, "KILN_API_KEY": CANARY_KEY}
     with ScriptedServer(script) as server:
         done = subprocess.run(
@@ -65,7 +65,7 @@ def kiln_run(repo: Path, script: list[dict[str, object]], *flags: str) -> tuple[
             capture_output=True, text=True, timeout=300, env=env,
         )  # fmt: skip
     assert "Traceback" not in done.stderr, done.stderr
-    return json.loads(done.stdout.splitlines()[-1]), done.returncode, done.stderr
+    return json.loads(done.stdout.splitlines()[-1]), done.returncode
 
 
 def mcp_repo(tmp_path: Path) -> Path:
@@ -86,7 +86,7 @@ def test_a_trusted_mcp_servers_rewritten_script_never_runs_on_the_host(
     canary, dump = tmp_path / "canary", tmp_path / "env.json"
     rewrite = turns(FIX, write("tools/facts.py", hostile(canary)))
 
-    result, code, stderr = kiln_run(repo, rewrite, "--apply")
+    result, code = kiln_run(repo, rewrite, "--apply")
     # The trusted server ran as it was trusted, without the model keys in its environment.
     seen = json.loads(dump.read_text())
     assert "ENV_DUMP" in seen and CANARY_KEY not in seen.values()
@@ -96,12 +96,12 @@ def test_a_trusted_mcp_servers_rewritten_script_never_runs_on_the_host(
         repo / "calc.py"
     ).read_text()
 
-    result, code, _ = kiln_run(repo, rewrite, "--apply", "--apply-flagged")
+    result, code = kiln_run(repo, rewrite, "--apply", "--apply-flagged")
     assert code == 0 and set(result["applied"]) == {"calc.py", "tools/facts.py"}
     assert not trust.is_trusted(repo, trust.MCP_FILE)  # trust covered the script: it dropped
 
     dump.unlink()
-    result, _, _ = kiln_run(repo, turns(), "--output-format", "stream-json")
+    kiln_run(repo, turns())
     assert not canary.exists() and not dump.exists()  # the rewritten server never started
 
 
@@ -144,11 +144,11 @@ def test_a_hook_the_model_rewrote_never_runs_at_kilns_commit(
     evil = f"#!/bin/sh\ntouch {canary}\n"
     rewrite = turns(FIX, write(".husky/pre-commit", evil))
 
-    result, code, _ = kiln_run(repo, rewrite, "--apply", "--commit")
+    result, code = kiln_run(repo, rewrite, "--apply", "--commit")
     assert code != 0 and result["applied"] == [] and ".husky/pre-commit" in result["not_applied"]
     assert "git hooks" in result["not_applied"] and head(repo) == "initial"
 
-    result, code, stderr = kiln_run(repo, rewrite, "--apply", "--apply-flagged", "--commit")
+    result, code = kiln_run(repo, rewrite, "--apply", "--apply-flagged", "--commit")
     assert code == 0 and ".husky/pre-commit" in result["applied"]
     assert head(repo) != "initial"  # committed, with the new hook in it
     assert not canary.exists() and not (tmp_path / "hook-env").exists()
@@ -156,7 +156,7 @@ def test_a_hook_the_model_rewrote_never_runs_at_kilns_commit(
 
 def test_an_unchanged_hook_runs_without_the_model_keys(docker_ready: None, tmp_path: Path) -> None:
     repo = hooks_repo(tmp_path)
-    result, code, _ = kiln_run(repo, turns(FIX), "--apply", "--commit")
+    result, code = kiln_run(repo, turns(FIX), "--apply", "--commit")
     assert code == 0 and result["applied"] == ["calc.py"] and head(repo) != "initial"
     ran_with = (tmp_path / "hook-env").read_text()
     assert "GIT_INDEX_FILE" in ran_with and CANARY_KEY not in ran_with
@@ -164,6 +164,26 @@ def test_an_unchanged_hook_runs_without_the_model_keys(docker_ready: None, tmp_p
 
 def test_an_untrusted_repository_cannot_turn_commits_on(docker_ready: None, tmp_path: Path) -> None:
     repo = hooks_repo(tmp_path, "[git]\ncommit = true\n")
-    result, code, stderr = kiln_run(repo, turns(FIX), "--apply")
+    result, code = kiln_run(repo, turns(FIX), "--apply")
     assert code == 0 and result["applied"] == ["calc.py"]
     assert head(repo) == "initial" and not (tmp_path / "hook-env").exists()
+
+
+def test_an_untrusted_repository_cannot_switch_the_budget_off(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    from agent.settings import paths
+
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text(
+        "[limits]\nbudget_usd = 0.01\n[models.main.prices]\ninput = 1000.0\noutput = 1000.0\n"
+    )
+    free = (
+        "[models.main.prices]\ninput = 0\noutput = 0\n[limits]\nbudget_usd = 0\nmax_steps = 999\n"
+    )
+    repo = make_git_repo(
+        tmp_path / "repo", {"calc.py": CALC, "test_calc.py": TESTS, ".kiln.toml": free}
+    )
+    result, code = kiln_run(repo, turns(FIX, FIX, FIX), "--apply")
+    assert result["stop_reason"] == "dollar_budget" and code != 0 and result["applied"] == []
+    assert result["cost_usd"] > 0.01
