@@ -29,6 +29,7 @@ from agent.llm.base import (
     ToolSpec,
 )
 from agent.llm.recovery import check_native_call
+from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
 from agent.llm.retry import Retryable, retrying
 from agent.llm.wire_common import (
     http_timeout,
@@ -105,6 +106,7 @@ class MessageAssembler:
         self.usage: dict[str, int] = {}
         self.stop_reason = ""
         self.done = False
+        self.size = 0  # UTF-8 bytes of text, thinking and tool input so far
 
     def add(self, event: dict[str, Any]) -> list[ModelEvent]:
         kind = event.get("type")
@@ -112,14 +114,17 @@ class MessageAssembler:
             self._usage((event.get("message") or {}).get("usage") or {})
         elif kind == "content_block_start":
             block = event.get("content_block") or {}
+            # Streams send `input: {}` here and the JSON in deltas; some servers send it whole.
+            whole = json.dumps(block["input"]) if block.get("input") else ""
+            self.size += utf8_size(whole)
             self.blocks[event.get("index", len(self.blocks))] = {
                 "type": block.get("type", ""),
                 "id": block.get("id", ""),
                 "name": block.get("name", ""),
-                # Streams send `input: {}` here and the JSON in deltas; some servers send it whole.
-                "json": json.dumps(block["input"]) if block.get("input") else "",
+                "json": whole,
             }
             if block.get("type") == "text" and block.get("text"):
+                self.size += utf8_size(block["text"])
                 self.text.append(block["text"])
                 return [TextChunk(block["text"])]
         elif kind == "content_block_delta":
@@ -137,13 +142,16 @@ class MessageAssembler:
     def _delta(self, index: int, delta: dict[str, Any]) -> list[ModelEvent]:
         kind = delta.get("type")
         if kind == "text_delta" and delta.get("text"):
+            self.size += utf8_size(delta["text"])
             self.text.append(delta["text"])
             return [TextChunk(delta["text"])]
         if kind == "thinking_delta" and delta.get("thinking"):
+            self.size += utf8_size(delta["thinking"])
             return [ReasoningChunk(delta["thinking"])]
         if kind == "input_json_delta":
             self.blocks.setdefault(index, {"type": "tool_use", "id": "", "name": "", "json": ""})
             self.blocks[index]["json"] += delta.get("partial_json", "")
+            self.size += utf8_size(delta.get("partial_json", ""))
         return []
 
     def _usage(self, usage: dict[str, Any]) -> None:
@@ -183,8 +191,10 @@ class AnthropicClient:
         *,
         env: Mapping[str, str] | None = None,
         backoff_base_s: float = 1.0,
+        caps: ReplyCaps | None = None,
     ) -> None:
         self.profile = profile
+        self.caps = caps or ReplyCaps()
         self.base_url = with_default_path(profile.base_url or DEFAULT_BASE_URL, "/v1")
         self._key, self._key_hint = resolve_api_key(profile, env)
         self._backoff_base_s = backoff_base_s
@@ -238,6 +248,7 @@ class AnthropicClient:
         started = time.monotonic()
         ttft: float | None = None
         parts = MessageAssembler()
+        watch = ReplyWatch(self.caps)
         async with post_stream(
             self._http,
             f"{self.base_url}/messages",
@@ -246,12 +257,14 @@ class AnthropicClient:
             base_url=self.base_url,
             key_hint=self._key_hint,
         ) as response:
-            async for _, data in sse_events(response):
+            async for _, data in sse_events(response, watch):
                 try:
                     event = json.loads(data)
                 except ValueError:
                     raise Retryable("cut", "the server sent malformed JSON in the stream") from None
-                for out in parts.add(event):
+                added = parts.add(event)
+                watch.check(parts.size)
+                for out in added:
                     if ttft is None:
                         ttft = time.monotonic() - started
                     yield out

@@ -32,6 +32,7 @@ from agent.llm.base import (
 )
 from agent.llm.recovery import check_native_call
 from agent.llm.recovery_stream import recover_stream
+from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
 from agent.llm.retry import Retryable, classify_transport_error, retrying
 from agent.llm.wire_common import (
     http_timeout,
@@ -91,6 +92,7 @@ class ChunkAssembler:
         self.timings: dict[str, Any] | None = None
         self.finish_reason: str | None = None
         self.done = False
+        self.size = 0  # UTF-8 bytes of text, reasoning and tool arguments so far
 
     @property
     def finished(self) -> bool:
@@ -106,10 +108,12 @@ class ChunkAssembler:
             delta = choice.get("delta") or choice.get("message") or {}
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if isinstance(reasoning, str) and reasoning:
+                self.size += utf8_size(reasoning)
                 self.reasoning.append(reasoning)
                 events.append(ReasoningChunk(reasoning))
             content = delta.get("content")
             if isinstance(content, str) and content:
+                self.size += utf8_size(content)
                 self.text.append(content)
                 events.append(TextChunk(content))
             for call in delta.get("tool_calls") or []:
@@ -134,8 +138,10 @@ class ChunkAssembler:
         arguments = function.get("arguments")
         if isinstance(arguments, dict):  # a few servers send an object, not a string
             slot["arguments"] = json.dumps(arguments)
+            self.size += utf8_size(slot["arguments"])
         elif isinstance(arguments, str):
             slot["arguments"] += arguments
+            self.size += utf8_size(arguments)
 
     def tool_calls(self, tools: list[ToolSpec]) -> tuple[list[ToolCall], list[FormatProblem]]:
         calls: list[ToolCall] = []
@@ -187,8 +193,10 @@ class OpenAICompatClient:
         *,
         env: Mapping[str, str] | None = None,
         backoff_base_s: float = 1.0,
+        caps: ReplyCaps | None = None,
     ) -> None:
         self.profile = profile
+        self.caps = caps or ReplyCaps()
         self.base_url = with_default_path(profile.base_url, "/v1")
         self._key, self._key_hint = resolve_api_key(profile, env)
         self._model = profile.model
@@ -263,6 +271,7 @@ class OpenAICompatClient:
         started = time.monotonic()
         ttft: float | None = None
         parts = ChunkAssembler()
+        watch = ReplyWatch(self.caps)
         async with post_stream(
             self._http,
             f"{self.base_url}/chat/completions",
@@ -271,11 +280,13 @@ class OpenAICompatClient:
             base_url=self.base_url,
             key_hint=self._key_hint,
         ) as response:
-            async for payload in _payloads(response):
+            async for payload in _payloads(response, watch):
                 if payload is None:
                     parts.done = True
                     break
-                for event in parts.add(payload):
+                added = parts.add(payload)
+                watch.check(parts.size)
+                for event in added:
                     if ttft is None:
                         ttft = time.monotonic() - started
                     yield event
@@ -293,17 +304,23 @@ class OpenAICompatClient:
         )
 
 
-async def _payloads(response: httpx.Response) -> AsyncIterator[dict[str, Any] | None]:
+async def _payloads(
+    response: httpx.Response, watch: ReplyWatch
+) -> AsyncIterator[dict[str, Any] | None]:
     """Parsed chunks; None for `[DONE]`. A JSON body (no stream) counts as one chunk."""
     if "event-stream" not in response.headers.get("content-type", "event-stream"):
+        body = bytearray()
+        async for piece in response.aiter_bytes():  # read within the caps, never whole
+            body += piece
+            watch.check(len(body))
         try:
-            whole = json.loads(await response.aread())
+            whole = json.loads(bytes(body))
         except ValueError:
             raise Retryable("cut", "the server sent malformed JSON") from None
         yield whole
         yield None
         return
-    async for _, data in sse_events(response):
+    async for _, data in sse_events(response, watch):
         if data.strip() == "[DONE]":
             yield None
             return

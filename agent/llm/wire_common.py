@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from agent.llm.base import ModelProfile
+from agent.llm.reply_caps import ReplyWatch
 from agent.llm.retry import classify_transport_error, status_error
 
 KILN_API_KEY = "KILN_API_KEY"
@@ -49,10 +50,15 @@ async def post_stream(
         raise classify_transport_error(exc, responded) from None
 
 
-async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]:
-    """(event name, data) pairs; comment lines (`: keep-alive`) and blank events skipped."""
+async def sse_events(
+    response: httpx.Response, watch: ReplyWatch | None = None
+) -> AsyncIterator[tuple[str, str]]:
+    """(event name, data) pairs; comment lines (`: keep-alive`) and blank events skipped.
+    `watch`'s clock is checked at every line, so keep-alives cannot stretch a reply."""
     event, data = "", list[str]()
     async for line in response.aiter_lines():
+        if watch is not None:
+            watch.check(0)
         if not line:
             if data:
                 yield event, "\n".join(data)

@@ -220,6 +220,8 @@ class ScriptedHandler(BaseHTTPRequestHandler):
                 self.connection.shutdown(socket.SHUT_RDWR)
             return
         for frame in frames:
+            if turn.stream_delay_s:
+                self._wait_or_notice_hangup(turn.stream_delay_s)
             self._chunk(frame)
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()

@@ -25,7 +25,8 @@ Script format (JSON file, or the same shape as Python objects: a list of turns i
                                          #  fenced | tags | bare | function_parameters
          "fault": "429",                 # or a list, one fault per request
          "retry_after": 1,               # seconds (or an HTTP date) for 429
-         "delay_s": 2.0}                 # first-token delay for slow_first_token
+         "delay_s": 2.0,                 # first-token delay for slow_first_token
+         "stream_delay_s": 0.1}          # a pause before each streamed frame (a slow reply)
       ]
     }
 
@@ -86,6 +87,7 @@ class Turn:
     retry_after: str = "1"
     delay_s: float = 2.0
     text_tool_call: str = ""
+    stream_delay_s: float = 0.0
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | Turn) -> Turn:
@@ -111,6 +113,7 @@ class Turn:
             retry_after=str(data.get("retry_after", "1")),
             delay_s=float(data.get("delay_s", 2.0)),
             text_tool_call=style,
+            stream_delay_s=float(data.get("stream_delay_s", 0.0)),
         )
 
 

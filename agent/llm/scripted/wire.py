@@ -41,6 +41,8 @@ def text_pieces(text: str, words_per_piece: int = 2) -> list[str]:
 
 
 def fragments(raw: str, size: int = 7) -> list[str]:
+    # Long arguments (a big file written whole) in at most about a thousand frames.
+    size = max(size, len(raw) // 1000)
     return [raw[i : i + size] for i in range(0, len(raw), size)] or [""]
 
 
