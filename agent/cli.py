@@ -142,6 +142,12 @@ def _build_parser() -> argparse.ArgumentParser:
     apply.add_argument(
         "--3way", dest="three_way", action="store_true", help="merge over your own edits"
     )
+    apply.add_argument(
+        "--yes",
+        action="store_true",
+        help="apply what kiln flags without asking (files that "
+        "run on your machine or steer kiln, most of the repository deleted)",
+    )
     apply.set_defaults(handler="agent.vcs.apply_cli:main")
 
     review = sub.add_parser("review", help="review a commit, a range or your changes")

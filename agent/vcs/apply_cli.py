@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from pathlib import Path
 
-from agent.errors import UsageError
+from agent.errors import ExitCode, UsageError
 from agent.store.db import Store
 from agent.vcs.apply import apply_to_host
+from agent.vcs.flagged import flags_for
 
 
 def main(args: argparse.Namespace) -> int:
@@ -26,6 +28,19 @@ def main(args: argparse.Namespace) -> int:
     if not diff.strip():
         print(f"Session {row.id} has no changes to apply.")
         return 0
+    flags = flags_for(Path(row.repo), diff)
+    if flags and not args.yes and not _confirmed(flags):
+        print("Nothing was applied.")
+        return int(ExitCode.TASK_FAILED)
     written = asyncio.run(apply_to_host(Path(row.repo), diff, three_way=args.three_way))
     print(f"Applied to {row.repo}: {', '.join(written)}.")
     return 0
+
+
+def _confirmed(flags: tuple[str, ...]) -> bool:
+    """Asked at the terminal; with no terminal to ask at, only --yes applies."""
+    print("Look first: the diff " + "; it ".join(flags) + ".")
+    if not sys.stdin.isatty():
+        print("Run again with --yes to apply them all the same.")
+        return False
+    return input("Apply them? [y/N] ").strip().lower() in ("y", "yes")

@@ -96,6 +96,11 @@ def test_a_trusted_mcp_servers_rewritten_script_never_runs_on_the_host(
         repo / "calc.py"
     ).read_text()
 
+    later = [KILN, "apply", result["session_id"]]
+    asked = subprocess.run(later, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert asked.returncode != 0 and "--yes" in asked.stdout and "tools/facts.py" in asked.stdout
+    assert (repo / "tools/facts.py").read_text() == SERVER
+
     result, code = kiln_run(repo, rewrite, "--apply", "--apply-flagged")
     assert code == 0 and set(result["applied"]) == {"calc.py", "tools/facts.py"}
     assert not trust.is_trusted(repo, trust.MCP_FILE)  # trust covered the script: it dropped
