@@ -192,3 +192,16 @@ def test_an_untrusted_repository_cannot_switch_the_budget_off(
     result, code = kiln_run(repo, turns(FIX, FIX, FIX), "--apply")
     assert result["stop_reason"] == "dollar_budget" and code != 0 and result["applied"] == []
     assert result["cost_usd"] > 0.01
+
+
+def test_deleting_most_of_the_repository_is_never_applied_unasked(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    notes = {f"notes/{n}.md": f"note {n}\n" for n in range(4)}
+    repo = make_git_repo(tmp_path / "repo", {"calc.py": CALC, "test_calc.py": TESTS, **notes})
+    wipe = {"name": "run", "arguments": {"command": "rm -r notes"}}
+    result, code = kiln_run(repo, turns(FIX, wipe), "--apply")
+    assert code != 0 and result["applied"] == []
+    assert "deletes 4 of the repository's 6 files" in result["not_applied"]
+    assert result["status"] == "done" and set(result["files_changed"]) == {"calc.py", *notes}
+    assert all((repo / name).exists() for name in notes)
