@@ -42,19 +42,33 @@ GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
 }
 
-# Untracked files this big stay out of diffs, checkpoints and the apply: a command that
-# writes a gigabyte must not make every later step hash it (they are listed in kiln's own
-# info/exclude, which is rewritten before each add; the repository's files are untouched).
+# Files this big stay out of diffs, checkpoints and the apply: a command that writes a
+# gigabyte must not make every later step hash it, store it or hold it in memory. Each add
+# leaves them out by an exact (literal) pathspec, so git never reads them, whether kiln
+# tracked them before or not; a file that was small at an earlier checkpoint gets back its
+# baseline entry (or none), so what is applied never holds it. The repository's files and
+# its own ignore rules are untouched.
 BIG_FILE_KB = 50 * 1024
-_EXCLUDE_BIG = (
-    f'mkdir -p "$GIT_DIR/info" && {{ find . -path ./.git -prune -o -type f -size +{BIG_FILE_KB}k '
-    '-printf "/%P\\n" > "$GIT_DIR/info/exclude" 2>/dev/null || true; }'
+_BIG = '"$GIT_DIR/kiln-big"'
+_PATHSPEC = '"$GIT_DIR/kiln-pathspec"'
+_FIND_BIG = (
+    f"find . -path ./.git -prune -o -type f -size +{BIG_FILE_KB}k -printf '%P\\0' > {_BIG}"
+    f" 2>/dev/null || true; {{ printf '.\\0'; while IFS= read -r -d '' p; do"
+    f" printf ':(exclude,literal)%s\\0' \"$p\"; done < {_BIG}; }} > {_PATHSPEC}"
+)
+_ADD_SOME = f"add -A --pathspec-from-file={_PATHSPEC} --pathspec-file-nul"
+# A big file's entry goes back to the baseline's, from the tree: nothing is hashed.
+_BIG_TO_BASELINE = (
+    f"if [ -s {_BIG} ]; then {_GIT} update-index -z --force-remove --stdin < {_BIG} && "
+    f"xargs -0 -r {_GIT} --literal-pathspecs ls-tree -z --full-tree refs/kiln/baseline -- "
+    f"< {_BIG} | grep -z '^[0-7]* blob ' | {_GIT} update-index -z --index-info; fi"
 )
 # A copied index may be unusable (split index, other version): then start from an empty one.
 _ADD = f'{{ {_GIT} add -A . 2>/dev/null || {{ rm -f "$GIT_DIR/index" && {_GIT} add -A . ; }} ; }}'
+_ADD_ALL_BUT_BIG = f'{{ {_GIT} {_ADD_SOME} 2>/dev/null || {{ rm -f "$GIT_DIR/index" && {_GIT} {_ADD_SOME} ; }} ; }}'
 # The baseline is the person's repository as it is; only what commands write is weighed.
 _ADD_BASELINE = f"cd {WORKSPACE} && {_ADD}"
-_ADD_ALL = f"cd {WORKSPACE} && {_EXCLUDE_BIG} && {_ADD}"
+_ADD_ALL = f"cd {WORKSPACE} && {{ {_FIND_BIG}; }} && {_ADD_ALL_BUT_BIG} && {_BIG_TO_BASELINE}"
 
 
 def repo_objects(repo: Path) -> Path | None:
