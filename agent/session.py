@@ -310,6 +310,13 @@ class Session:
         if self._stable is None:
             tokens = self.settings.context.map_tokens if self.policy.name == "standard" else 0
             rules = project_rules(self.repo)
+            from agent.vcs.flagged import unreviewed_rules
+
+            for name in await asyncio.to_thread(unreviewed_rules, self.repo):
+                self.start_notes.append(
+                    f"{name} was written by a kiln apply and is not committed yet; it is read "
+                    "into every request as project rules: read it (`git diff`) before you rely on it."
+                )
             repo_map = ""
             try:
                 repo_map = (

@@ -8,7 +8,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from agent.prompts.rules import RULE_FILES
 from agent.settings import host_code, trust
+from agent.vcs import ledger
 from agent.vcs.apply import parse_patches, touched_paths
 
 SHOWN = 4  # paths named in one phrase; the diff holds the rest
@@ -48,3 +50,16 @@ def trust_dropped(repo: Path, paths: list[str]) -> list[str]:
         if trust.was_trusted(repo, name) and not trust.is_trusted(repo, name):
             dropped.append(name)
     return dropped if host_code.host_files_in(repo, paths) else []
+
+
+def unreviewed_rules(repo: Path) -> list[str]:
+    """Rule files (AGENTS.md ...) a kiln apply wrote that are not committed yet: read into
+    every prompt, so the session says where they came from."""
+    written = {p for e in ledger.entries(repo) if not e.undone for p in e.paths}
+    mine = [name for name in RULE_FILES if name in written]
+    if not mine:
+        return []
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--", *mine], cwd=repo, capture_output=True, text=True
+    )
+    return [line[3:] for line in status.stdout.splitlines() if line[3:] in mine]
