@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent.errors import KilnError
+from agent.settings.host_code import host_env
 from agent.vcs.gitcmd import git_dir, run
 
 SEP = "\x1f"
@@ -118,7 +119,9 @@ def _rebase(repo: Path, sha: str, action: str, then: str, what: str, base: str =
     )
     env = {"GIT_SEQUENCE_EDITOR": editor, "GIT_EDITOR": "true"}
     before = run(repo, "rev-parse", "HEAD").out.strip()
-    done = run(repo, "rebase", "-q", "-i", *([parent] if parent else ["--root"]), env=env)
+    start_at = [parent] if parent else ["--root"]
+    # The rebase runs the repository's hooks: they get no model keys (see host_code).
+    done = run(repo, "rebase", "-q", "-i", *start_at, env=env, base_env=host_env())
     if not done.ok:
         run(repo, "rebase", "--abort")
         raise QueueRefused(f"git could not {what} ({done.reason}); the branch is as it was.")

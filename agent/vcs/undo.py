@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from agent.errors import KilnError
+from agent.settings.host_code import host_env
 from agent.vcs import ledger
 from agent.vcs.gitcmd import git_dir, run
 
@@ -58,7 +59,8 @@ def _undo_commit(repo: Path, entry: ledger.Entry) -> str:
     head = run(repo, "rev-parse", "HEAD").out.strip()
     short = entry.commit[:10]
     if head != entry.commit:
-        reverted = run(repo, "revert", "--no-edit", entry.commit)
+        # git runs the commit hooks here: they get no model keys (see host_code).
+        reverted = run(repo, "revert", "--no-edit", entry.commit, base_env=host_env())
         if not reverted.ok:
             run(repo, "revert", "--abort")
             raise UndoRefused(
