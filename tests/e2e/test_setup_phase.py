@@ -1,7 +1,8 @@
 """Must hold: a repository whose tests import a dependency shipped inside it as a wheel
 gets it installed by the setup phase (offline), the fix lands, and the next session starts
 from the cached image without running setup again. A failing setup is one sentence with
-the log's tail; a repository cannot turn on the network for setup."""
+the log's tail; a repository cannot turn on the network for setup; a setup that writes
+past the disk limit is stopped in one sentence and leaves no image."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import docker
 import pytest
 
 from agent.llm.scripted.server import ScriptedServer
+from agent.settings import paths, trust
 from tests.conftest import make_git_repo
 from tests.e2e.test_kiln_run import KILN
 from tests.wheels import write_wheel
@@ -118,6 +120,7 @@ def test_a_failing_setup_is_one_sentence_with_the_log_tail(
             ".kiln.toml": '[sandbox]\nsetup = ["echo preparing", "echo no such thing >&2; exit 7"]\n',
         },
     )
+    trust.trust(repo)  # a repository's own setup runs only once the person trusted it
     result, stderr, code = kiln_run(repo, NOTHING)
     assert code != 0 and result["status"] == "error"
     message = result["summary"]
@@ -142,3 +145,28 @@ def test_a_proposed_setup_that_cannot_work_offline_is_a_note_and_the_session_goe
     # The failure is remembered: the next session does not try again with the same files.
     _, stderr, _ = kiln_run(repo, NOTHING)
     assert "[setup]" not in stderr and "failed before" in stderr
+
+
+def test_a_setup_writing_past_the_disk_limit_is_stopped_in_one_sentence(
+    docker_ready: None, setup_images: None, tmp_path: Path
+) -> None:
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text('[sandbox]\ndisk_limit = "200m"\n')
+    # Many files, none past the file size limit: 400 MB in all, if nothing stops it.
+    writer = "for i in $(seq 40); do head -c 10000000 /dev/zero > /opt/f$i; sleep 0.05; done"
+    repo = make_git_repo(
+        tmp_path / "repo",
+        {"app.py": "x = 1\n", ".kiln.toml": f"[sandbox]\nsetup = [{json.dumps(writer)}]\n"},
+    )
+    trust.trust(repo)
+    client = docker.from_env()
+    before = {image.id for image in client.images.list("kiln-setup")}
+
+    result, stderr, code = kiln_run(repo, NOTHING)
+    assert code != 0 and result["status"] == "error"
+    assert (
+        "past the disk limit of 200m ([sandbox] disk_limit), so kiln stopped it"
+        in (result["summary"])
+    )
+    assert "Traceback" not in stderr
+    assert {image.id for image in client.images.list("kiln-setup")} == before
