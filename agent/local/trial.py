@@ -5,11 +5,13 @@
 from text and token usage. Whether the task is solved is checked independently: the
 task's own test command runs on the result afterwards, with the task's test files put
 back as they were first (a run that rewrote the tests is judged on the real ones). The
-`.ci/demo` script, `kiln eval` and the live tests (`pytest -m live`) all use this.
+`.ci/demo` script, `kiln eval` and the live tests (`pytest -m live`) all use this. The
+judge runs in a sandbox of its own, never on the host: the result is a model's code.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -22,6 +24,8 @@ from typing import Any
 from agent.local.bundled import BundledTask, checkout, restore_tests
 from agent.local.cache_stats import CacheStats, log_offset, stats_since
 from agent.local.server import server_log
+
+JUDGE_TIMEOUT_S = 120.0
 
 
 @dataclass
@@ -128,11 +132,25 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def _tests_pass(repo: Path, command: str) -> bool:
+    """The task's tests on the result, in a sandbox like every command kiln runs: the
+    result holds what a model wrote, which must never run on the host."""
+    return asyncio.run(_tests_pass_in_sandbox(repo, command))
+
+
+async def _tests_pass_in_sandbox(repo: Path, command: str) -> bool:
+    from agent.boundary import start_sandbox
+    from agent.settings.config import load_settings
+    from sandbox.base import Sandbox
+
+    made: list[Sandbox] = []
     try:
-        proc = subprocess.run(command, shell=True, cwd=repo, capture_output=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        return False  # a fix that makes the tests hang is no fix
-    return proc.returncode == 0
+        # The person's own settings only: the task's repository has no say in its judge.
+        box = await start_sandbox(repo, load_settings(None), "judge", made, lambda _: None)
+        ran = await box.exec(command, timeout=JUDGE_TIMEOUT_S)
+        return ran.ok  # a fix that makes the tests hang is no fix
+    finally:
+        for box in made:
+            await box.close()
 
 
 def summary(results: list[TrialResult]) -> str:
