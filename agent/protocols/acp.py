@@ -42,6 +42,7 @@ from agent.approval import Mode
 from agent.commands import COMMANDS, INTERACTIVE_MODES, Commands, Output, Say, ShowDiff, parse
 from agent.errors import ExitCode, KilnError
 from agent.events import Applied, ApprovalRequested, Event, Finished, StopReason
+from agent.protocols.acp_frames import screened
 from agent.protocols.acp_permissions import (
     OPTIONS,
     AcpApprover,
@@ -57,6 +58,8 @@ from agent.settings.config import McpServer, Settings, load_settings
 from agent.vcs.repo import find_repo
 
 FRONT_END_COMMANDS = {"theme", "quit"}  # the TUI's own
+STDIN_LIMIT = 50 * 1024 * 1024  # one JSON-RPC line (a prompt with a big file attached)
+_SCREENING: set[asyncio.Task[None]] = set()
 MODE_NAMES = {
     Mode.PLAN: "Plan (read only)",
     Mode.ASK: "Ask before edits and commands",
@@ -396,12 +399,17 @@ async def _stdio() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     sys.stdout.flush()
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=50 * 1024 * 1024)
+    reader = asyncio.StreamReader(limit=STDIN_LIMIT)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     transport, protocol = await loop.connect_write_pipe(
         asyncio.streams.FlowControlMixin, protocol_out
     )
-    return reader, asyncio.StreamWriter(transport, protocol, None, loop)
+    writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    # A line that is no JSON-RPC message is answered here; the SDK would drop it unanswered.
+    passed, screening = screened(reader, writer, STDIN_LIMIT)
+    _SCREENING.add(screening)  # held: a task nobody references may be collected mid-run
+    screening.add_done_callback(_SCREENING.discard)
+    return passed, writer
 
 
 async def serve(flags: dict[str, Any], mode: Mode) -> int:
