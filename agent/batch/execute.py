@@ -196,18 +196,22 @@ async def _checkout(spec: TaskSpec, target: Path) -> Path:
 
     if not spec.is_url and not spec.rev:
         return find_repo(spec.repo)
+    rev = spec.rev or "HEAD"
+    if rev.startswith("-"):  # the TASKS check refuses it too; never let git read an option
+        raise UsageError(f"{spec.repo} at {rev}: a rev may not start with '-'.")
+    # `--` ends the options, and after the rev it means the rev is a revision, never a path.
     done = await asyncio.to_thread(
         subprocess.run,
-        ["git", "clone", "--quiet", "--no-checkout", spec.repo, str(target)],
+        ["git", "clone", "--quiet", "--no-checkout", "--", spec.repo, str(target)],
         capture_output=True, text=True,
     )  # fmt: skip
     if done.returncode == 0:
         done = await asyncio.to_thread(
             subprocess.run,
-            ["git", "-C", str(target), "checkout", "--quiet", spec.rev or "HEAD"],
+            ["git", "-C", str(target), "checkout", "--quiet", rev, "--"],
             capture_output=True, text=True,
         )  # fmt: skip
     if done.returncode != 0:
         why = (done.stderr.strip().splitlines() or ["git failed"])[-1]
-        raise UsageError(f"{spec.repo} at {spec.rev or 'HEAD'} cannot be checked out ({why}).")
+        raise UsageError(f"{spec.repo} at {rev} cannot be checked out ({why}).")
     return target

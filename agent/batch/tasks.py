@@ -141,7 +141,7 @@ def _spec(row: Any, line: int, base: Path) -> TaskSpec:
         repo=repo,
         task=row["task"],
         line=line,
-        rev=_text(row, "rev"),
+        rev=_rev(row),
         tests=_text(row, "tests"),
         setup=_setup(row.get("setup")),
         image=_text(row, "image"),
@@ -157,6 +157,14 @@ def _text(row: dict[str, Any], key: str) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{key!r} should be text")
     return value
+
+
+def _rev(row: dict[str, Any]) -> str:
+    """A branch, tag or commit; one starting with '-' would reach git as an option."""
+    rev = _text(row, "rev").strip()
+    if rev.startswith("-"):
+        raise ValueError(f"the rev {rev!r} starts with '-'; name a branch, tag or commit")
+    return rev
 
 
 def _setup(value: Any) -> tuple[str, ...]:
