@@ -8,6 +8,7 @@ import argparse
 import datetime
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from agent.errors import UsageError
@@ -45,13 +46,30 @@ def _list(store: Store) -> int:
     if not rows:
         print("No sessions stored yet.")
         return 0
-    print(f"{'id':<12}  {'updated':<16}  {'status':<9}  {'steps':>5}  {'tokens':>8}  task")
+    width = max(len("status"), *(len(row.outcome) for row in rows))
+    print(
+        f"{'id':<12}  {'updated':<16}  {'status':<{width}}  {'steps':>5}  {'tokens':>8}  "
+        f"{'repository':<{REPO_WIDTH}}  task"
+    )
     for row in rows:
         print(
-            f"{row.id:<12}  {_when(row.updated):<16}  {row.status or 'open':<9}  "
-            f"{row.steps:>5}  {row.tokens:>8}  {row.title[:60]}"
+            f"{row.id:<12}  {_when(row.updated):<16}  {row.outcome:<{width}}  "
+            f"{row.steps:>5}  {row.tokens:>8}  {_short_repo(row.repo):<{REPO_WIDTH}}  "
+            f"{row.title[:60]}"
         )
     return 0
+
+
+REPO_WIDTH = 28
+
+
+def _short_repo(repo: str) -> str:
+    """The repository as the person would type it (~ for home), its end kept when long:
+    the folder's name tells repositories apart, its parents seldom do."""
+    home = str(Path.home())
+    if repo == home or repo.startswith(home + "/"):
+        repo = "~" + repo[len(home) :]
+    return repo if len(repo) <= REPO_WIDTH else "…" + repo[-(REPO_WIDTH - 1) :]
 
 
 def _show(store: Store, row: SessionRow) -> int:
@@ -59,7 +77,7 @@ def _show(store: Store, row: SessionRow) -> int:
     print(f"repo      {row.repo}")
     print(f"model     {row.model}   mode {row.mode}")
     print(f"task      {row.title}")
-    print(f"status    {row.status or 'open'} ({row.stop_reason or '-'}), {row.steps} steps")
+    print(f"status    {row.outcome} ({row.stop_reason or '-'}), {row.steps} steps")
     print(f"usage     {row.tokens} tokens, {cost_text(row.cost_usd, 0)}")
     requests = store.requests(row.id)
     if requests:

@@ -25,10 +25,12 @@ from typing import Any, ParamSpec, TypeVar
 
 from agent.cost.request import ModelRequest
 from agent.events import (
+    Applied,
     ApprovalRequested,
     ApprovalResolved,
     Event,
     Finished,
+    Notice,
     PhaseChanged,
     ReasoningDelta,
     SessionStarted,
@@ -75,11 +77,13 @@ CREATE TABLE IF NOT EXISTS stops (
 # `blobs`, and referred to by hash from the event, the tool call and the conversation.
 BLOB_MIN_CHARS = 2048
 BLOB_KEY = "$blob"
+NOT_APPLIED = "Not applied: "  # the notice a front end records when an apply is refused
 # Columns added since the first schema, by table; older databases get them on open.
 # A request's cost_usd is its own (NULL: the price was unknown); rows from before `model`
 # existed hold the session's running total there instead.
 ADDED_COLUMNS = {
-    "sessions": {"pid": "INTEGER", "run_steps": "INTEGER DEFAULT 0"},
+    # landing: what became of the last run's diff: applied | refused | not applied
+    "sessions": {"pid": "INTEGER", "run_steps": "INTEGER DEFAULT 0", "landing": "TEXT"},
     "requests": {
         "step": "INTEGER",
         "role": "TEXT",
@@ -109,6 +113,13 @@ class SessionRow:
     steps: int
     cost_usd: float | None  # None: a model's price was unknown
     tokens: int
+    landing: str = ""  # applied | refused | not applied; "" when nothing was offered
+
+    @property
+    def outcome(self) -> str:
+        """What actually happened: "done" alone hides an apply that was refused."""
+        status = self.status or "open"
+        return f"{status}, {self.landing}" if self.landing else status
 
 
 def _read(method: Callable[P, R]) -> Callable[P, R]:
@@ -225,6 +236,8 @@ class Store:
                 "pid = ?, run_steps = MAX(run_steps, ?) WHERE id = ?",
                 (now, os.getpid(), getattr(event, "step", 0), sid),
             )
+            if isinstance(event, TurnStarted):  # new work: the last run's landing is past
+                x("UPDATE sessions SET landing = NULL WHERE id = ?", (sid,))
         elif isinstance(event, UsageUpdated):
             u = event.last
             if self._awaiting_usage.pop(sid, None) != u:
@@ -266,6 +279,18 @@ class Store:
                 "WHERE session_id = ? AND request_id = ?",
                 (event.decision, event.reason, sid, event.request_id),
             )
+            if event.decision == "reject":
+                x(
+                    "UPDATE sessions SET landing = 'refused' WHERE id = ? AND EXISTS (SELECT 1 "
+                    "FROM approvals WHERE session_id = ? AND request_id = ? AND action = 'apply')",
+                    (sid, sid, event.request_id),
+                )
+        elif isinstance(event, Applied) and (event.paths or not event.approved):
+            landing = "applied" if event.approved else "refused"
+            x("UPDATE sessions SET landing = ? WHERE id = ?", (landing, sid))
+        elif isinstance(event, Notice) and event.message.startswith(NOT_APPLIED):
+            # An apply refused on the way in (the person's edits, a link out of the tree).
+            x("UPDATE sessions SET landing = 'not applied' WHERE id = ?", (sid,))
         elif isinstance(event, Finished):
             x(
                 "INSERT INTO stops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -331,7 +356,9 @@ class Store:
         rows = self.db.execute(
             "SELECT id, created, updated, repo, model, mode, title, COALESCE(status, ''), "
             "COALESCE(stop_reason, ''), steps + COALESCE(run_steps, 0), cost_usd, "
-            "uncached + cached + cache_write + output, pid "
+            "uncached + cached + cache_write + output, "
+            "COALESCE(landing, CASE WHEN status = 'done' AND diff != '' "
+            "THEN 'not applied' ELSE '' END), pid "
             "FROM sessions ORDER BY updated DESC LIMIT ?",
             (limit,),
         ).fetchall()
