@@ -57,10 +57,28 @@ _TEST_RUNNERS = re.compile(
 def named_test_command(task: str) -> str:
     """The test command the task names ("the tests fail (`python3 -m unittest`)"), or ""."""
     for quoted, after_run in _NAMED.findall(task):
-        command = (quoted or after_run).strip()
+        command = quoted.strip() if quoted else _without_closing_marks(after_run)
         if _TEST_RUNNERS.match(command):
             return command
     return ""
+
+
+_OPENERS = {")": "(", "]": "[", "}": "{"}
+
+
+def _without_closing_marks(text: str) -> str:
+    """`run: X` without the sentence's own marks after it: "(run: make test)." ends in
+    a full stop and a bracket opened before `run:`; a bracket or quote X opened stays."""
+    text = text.strip()
+    while text:
+        last = text[-1]
+        unbalanced = (last in _OPENERS and text.count(last) > text.count(_OPENERS[last])) or (
+            last in "\"'" and text.count(last) % 2 == 1
+        )
+        if last not in ".,;:!?" and not unbalanced:
+            break
+        text = text[:-1].rstrip()
+    return text
 
 
 def runnable_check(command: str) -> str:
