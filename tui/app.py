@@ -251,7 +251,9 @@ class KilnApp(App[int]):
         from tui.screens.confirm import ConfirmScreen
 
         shown = ", ".join(f"{key} = {value!r}" for key, value in list(wanted.items())[:4])
-        said = [f"It sets {shown}: settings that loosen the sandbox or reach your machine."]
+        said = [
+            f"It sets {shown}: settings only a trusted file may set (they reach past the sandbox: your machine, money or limits)."
+        ]
         said = said if wanted else []
         if servers:
             said.append(f"Its .mcp.json starts MCP servers on your machine: {', '.join(servers)}.")

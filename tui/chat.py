@@ -84,8 +84,9 @@ class LineMode:
         shown = ", ".join(f"{key} = {value!r}" for key, value in wanted.items())
         if wanted:
             self.renderer.note(
-                f"This repository's .kiln.toml sets {shown}: settings that loosen the sandbox "
-                "or reach your machine, ignored unless you trust the file as it is now.",
+                f"This repository's .kiln.toml sets {shown}: settings only a trusted file may "
+                "set (they reach your machine, money or limits), ignored unless you trust the "
+                "file as it is now.",
                 "warning",
             )
         if servers:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from agent.llm.scripted.server import ScriptedServer
+from agent.settings import trust
 from agent.vcs.commit import Provenance, commit_last_applied
 from tests.tui.scripts import FIXED, calc_repo, fix_calc_turns
 from tests.tui.test_e2e_tmux import Tmux
@@ -32,6 +33,7 @@ def test_the_queue_in_tmux_drops_a_commit_and_the_reflog_brings_it_back(
     (repo / ".kiln.toml").write_text("[git]\ncommit = true\n")
     git(repo, "add", ".kiln.toml")
     git(repo, "commit", "-qm", "kiln settings")
+    trust.trust(repo)  # commits are the person's call: honoured from a trusted file only
     land(repo, "NOTES.md", "notes\n", session="earlier")  # an earlier session's commit
     commit_last_applied(repo, "docs: add notes", Provenance("earlier", "m", 10, 0.0))
     # The task's turns, then the commit message kiln asks for once the change is applied.
