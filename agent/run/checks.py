@@ -20,10 +20,12 @@ from agent.run.core import Run
 from agent.run.stops import Stop, limit_stop
 from agent.tools.control import finish_summary
 from agent.tools.shell import run_test_command
-from agent.tools.testdigest import TestDigest
+from agent.tools.testdigest import TestDigest, judged_against
 
 
-def record_tests(run: Run, report: TestDigest) -> None:
+def record_tests(run: Run, report: TestDigest) -> TestDigest:
+    """Record a test run (judged: see `_against_before`) and say it; returns it as judged."""
+    report = _against_before(run, report)
     state = run.state
     state.last_tests = report
     state.edits_since_tests = False
@@ -41,13 +43,26 @@ def record_tests(run: Run, report: TestDigest) -> None:
     )
     if not report.ok and state.edited:
         run.enter(Phase.CORRECT)
+    return report
+
+
+def _against_before(run: Run, report: TestDigest) -> TestDigest:
+    """A full run of the test command where none ran, after the baseline or an earlier
+    full run had tests, is a failure: deleting the tests must not end a run as passing.
+    A run the model narrowed (extra arguments) is taken as it is."""
+    deps = run.deps
+    if report.command != run.tool_context.test_command:
+        return report
+    baseline = deps.tests_before()
+    at_start = baseline.ran if baseline is not None and baseline.command == report.command else 0
+    before = max(deps.most_tests_ran, at_start)
+    deps.most_tests_ran = max(before, report.ran)
+    return judged_against(report, before)
 
 
 async def run_tests(run: Run) -> TestDigest:
     run.enter(Phase.TEST)
-    report = await run_test_command(run.tool_context)
-    record_tests(run, report)
-    return report
+    return record_tests(run, await run_test_command(run.tool_context))
 
 
 async def after_changes(run: Run, *, auto_test: bool) -> None:

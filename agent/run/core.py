@@ -17,6 +17,7 @@ from agent.prompts.policy import PromptPolicy
 from agent.prompts.window import Window
 from agent.run.state import RunState
 from agent.settings.config import Settings
+from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox
 
 Emit = Callable[[Event], None]
@@ -45,6 +46,10 @@ class LoopDeps:
     phase: Phase = Phase.PLAN
     last_diff: str = ""
     on_request: OnRequest | None = None  # the store: what the model saw at each request
+    # The baseline test run's digest once there is one (the session's); with the most tests
+    # one full run has run since, what "no tests ran" is judged against.
+    tests_before: Callable[[], TestDigest | None] = lambda: None
+    most_tests_ran: int = 0
 
 
 @dataclass

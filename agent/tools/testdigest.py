@@ -6,6 +6,7 @@ the assertion messages and the traceback lines that point into the code, capped 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import tomllib
@@ -157,6 +158,26 @@ class TestDigest:
     @property
     def ok(self) -> bool:
         return self.exit_code == 0 and not self.failed and not self.errors and not self.timed_out
+
+    @property
+    def ran(self) -> int:
+        """Tests that ran to a verdict (an error collecting them is not a test)."""
+        return self.passed + self.failed
+
+
+def judged_against(report: TestDigest, ran_before: int) -> TestDigest:
+    """`report`, failed when no test ran where `ran_before` did: deleted tests (or a
+    deleted repository) are not tests that pass."""
+    if ran_before <= 0 or report.ran > 0:
+        return report
+    why = (
+        f"Tests FAILED: no tests ran, where {ran_before} ran before (`{report.command}`); "
+        "the tests were deleted or can no longer be found: bring them back, or the task "
+        "cannot finish."
+    )
+    return dataclasses.replace(
+        report, errors=max(report.errors, 1), text=_cap(why + "\n\n" + report.text)
+    )
 
 
 def digest(

@@ -80,3 +80,17 @@ def test_a_file_that_grew_past_the_limit_is_not_applied_held_or_stored(
     assert tree_size(repo) < 10 * MB
     assert peak_rss < 400 * MB
     assert tree_size(store) < 20 * MB
+
+
+def test_deleting_the_tests_is_not_passing(docker_ready: None, tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo", {"calc.py": CALC, "test_calc.py": TESTS})
+    delete_all = run("find . -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +")
+
+    events, code = kiln_run(repo, [FIX, delete_all, *[FINISH] * 6], "--apply")
+
+    told = [e["output"] for e in events if e["type"] == "tool_call_finished"]
+    assert any("no tests ran, where 1 ran before" in output for output in told)
+    result = events[-1]
+    assert result["status"] != "done" and code != 0
+    assert result["tests_after"]["passed"] == 0 and result["applied"] == []
+    assert (repo / "test_calc.py").read_text() == TESTS and (repo / "calc.py").exists()
