@@ -32,6 +32,7 @@ from agent.tools.gate import ApprovalGate
 from agent.vcs.review import chunks, prompt
 from agent.vcs.review.diffs import FileChange, parse_diff, render
 from agent.vcs.review.findings import VERDICTS, BadFinding, Finding, dedupe, from_arguments
+from agent.vcs.review.generated import set_aside
 from agent.vcs.review.target import Target
 from agent.vcs.review.tools import VERIFY_FINDING, report_specs, review_specs
 from agent.vcs.review.view import ReadOnlyView
@@ -94,11 +95,13 @@ class Reviewer:
 
     async def review(self, target: Target) -> ReviewResult:
         changes = parse_diff(target.diff)
+        # Generated, vendored and oversized files are left out with a note, not read.
+        changes, left_out = await asyncio.to_thread(set_aside, changes, self.root)
         self._added = {c.path: c.added_lines for c in changes}
         window = self.run.deps.client.profile.context_window
         budget = max(1500, int(window * 0.35))
         parts, notes = chunks.plan(changes, budget)
-        notes = [*target.notes, *notes]
+        notes = [*target.notes, *left_out, *notes]
         repo_map = await asyncio.to_thread(self._map, [c.path for c in changes])
         system = prompt.system_prompt(self.root.name, repo_map)
         reported: list[Finding] = []
