@@ -30,6 +30,8 @@ _GIT = (
     "git -c core.checkStat=minimal -c core.trustctime=false -c core.fsmonitor=false"
     " -c core.autocrlf=false -c core.quotepath=off -c safe.directory='*'"
     " -c gc.auto=0 -c advice.detachedHead=false"
+    # A ~/.gitconfig a command wrote must not change the names the diff's headers carry.
+    " -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.relative=false"
 )
 
 GIT_ENV = {
