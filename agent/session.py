@@ -229,6 +229,7 @@ class Session:
             meter=Meter(pricing_for(self.client.profile, self.settings)),
             policy=self.policy,
             before_change=self.wait_baseline,
+            tests_before=lambda: self.tests_before,
             on_request=functools.partial(self.store.record_request, self.session_id),
             window=await self._window(),
             fast=await self._fast_model(),

@@ -10,6 +10,8 @@ import os
 import resource
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import make_git_repo
 from tests.e2e.test_host_protection import FINISH, FIX, kiln_run, outputs_of, run
 from tests.e2e.test_refused_apply import CALC, TESTS
@@ -82,11 +84,20 @@ def test_a_file_that_grew_past_the_limit_is_not_applied_held_or_stored(
     assert tree_size(store) < 20 * MB
 
 
-def test_deleting_the_tests_is_not_passing(docker_ready: None, tmp_path: Path) -> None:
-    repo = make_git_repo(tmp_path / "repo", {"calc.py": CALC, "test_calc.py": TESTS})
-    delete_all = run("find . -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +")
+DELETE_ALL = run("find . -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +")
 
-    events, code = kiln_run(repo, [FIX, delete_all, *[FINISH] * 6], "--apply")
+
+@pytest.mark.parametrize(
+    "turns",
+    [[FIX, DELETE_ALL], [DELETE_ALL]],
+    ids=["after-a-fix", "first-thing"],  # judged against a run in the loop, or the baseline
+)
+def test_deleting_the_tests_is_not_passing(
+    docker_ready: None, tmp_path: Path, turns: list[dict[str, object]]
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", {"calc.py": CALC, "test_calc.py": TESTS})
+
+    events, code = kiln_run(repo, [*turns, *[FINISH] * 6], "--apply")
 
     told = [e["output"] for e in events if e["type"] == "tool_call_finished"]
     assert any("no tests ran, where 1 ran before" in output for output in told)
