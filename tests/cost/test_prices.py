@@ -10,6 +10,7 @@ from agent.cost import table
 from agent.cost.pricing import is_local, pricing_for
 from agent.events import Usage
 from agent.llm.base import ModelProfile, Prices
+from agent.settings import paths
 from agent.settings.config import load_settings
 
 SONNET = Prices(input=3.0, cached_input=0.3, cache_write=3.75, output=15.0)
@@ -69,7 +70,7 @@ def test_prices_from_the_table_for_a_hosted_model() -> None:
 
 
 def test_config_prices_win_over_the_table_even_all_zero(tmp_path: Path) -> None:
-    (tmp_path / ".kiln.toml").write_text(
+    person_config(
         '[models.main]\nbase_url = "https://api.openai.com/v1"\nmodel = "gpt-4o"\n'
         "[models.main.prices]\ninput = 0\n"
     )
@@ -106,7 +107,13 @@ def test_is_local(url: str, local: bool) -> None:
 
 
 def test_price_per_hour_is_a_setting(tmp_path: Path) -> None:
-    (tmp_path / ".kiln.toml").write_text(
+    person_config(
         '[models.main]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\nprice_per_hour = 2.5\n'
     )
     assert load_settings(tmp_path, env={}).models["main"].price_per_hour == 2.5
+
+
+def person_config(text: str) -> None:
+    """The person's own config.toml: prices are theirs to set (a repository's file needs trust)."""
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text(text)

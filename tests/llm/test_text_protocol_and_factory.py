@@ -15,6 +15,7 @@ from agent.llm.factory import create_client
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
 from agent.llm.text_protocol import TextProtocolClient
+from agent.settings import paths
 from agent.settings.models_cli import main as models_main
 from tests.llm.streams import USER, collect
 
@@ -78,7 +79,8 @@ def test_factory_builds_by_provider_and_explains_bad_profiles() -> None:
 
 
 def test_kiln_models_lists_profiles_and_finds_a_server(tmp_path) -> None:
-    (tmp_path / ".kiln.toml").write_text(
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text(  # model profiles are the person's (or a trusted repo's)
         '[models.fast]\nprovider = "openai"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "small"\n'
     )
     with ScriptedServer({"model": "qwen2.5-coder-1.5b", "turns": []}) as server:
