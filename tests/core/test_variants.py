@@ -16,6 +16,7 @@ from agent.present import candidates_line
 from agent.prompts.rewrite import Suspect
 from agent.prompts.variants import constants, guards, line_variants, local_names, variants
 from agent.run import rewrites
+from agent.settings import trust
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
 
@@ -264,7 +265,9 @@ async def test_the_wall_clock_mid_variant_leaves_no_variant_behind(
     # show or apply is the repository as it was, not that variant.
     monkeypatch.setattr(rewrites, "MIN_TESTS_S", 120.0)  # it hangs past the clock
     files = {**HALVING_FILES, ".kiln.toml": "[limits]\ntimeout_s = 10\n"}
-    events, diff = await _halvings(make_git_repo(tmp_path / "repo", files))
+    repo = make_git_repo(tmp_path / "repo", files)
+    trust.trust(repo)  # a repository's wall clock is honoured from a trusted file only
+    events, diff = await _halvings(repo)
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.stop_reason == StopReason.WALL_CLOCK, (
         finished
