@@ -35,6 +35,7 @@ import signal
 import struct
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import IO, cast
 
 OUT, ERR, EXIT, TAKEN, READY = 1, 2, 3, 4, 5
@@ -218,33 +219,31 @@ def kill(job: Job) -> None:
     """SIGKILL everything the command started: its session holds the wrapper and the
     process group `timeout` made for the command itself."""
     session = job.proc.pid
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            if int(fields[3]) == session:  # state, ppid, pgrp, session
-                os.kill(int(entry), signal.SIGKILL)
-        except (OSError, IndexError, ValueError):
-            continue
+    for pid, fields in proc_stats():
+        if int(fields[3]) == session:  # state, ppid, pgrp, session
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         os.killpg(session, signal.SIGKILL)
 
 
-def processes() -> dict[int, tuple[int, bytes, int]]:
-    """pid -> (parent pid, state, start time) of every process in the container."""
-    table = {}
+def proc_stats() -> Iterator[tuple[int, list[bytes]]]:
+    """(pid, the fields of /proc/PID/stat after the name) of every process in the container."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
-            table[int(entry)] = (int(fields[1]), fields[0], int(fields[19]))
-        except (OSError, IndexError, ValueError):
+        except (OSError, IndexError):
             continue
-    return table
+        if len(fields) > 19:
+            yield int(entry), fields
+
+
+def processes() -> dict[int, tuple[int, bytes, int]]:
+    """pid -> (parent pid, state, start time) of every process in the container."""
+    return {pid: (int(f[1]), f[0], int(f[19])) for pid, f in proc_stats()}
 
 
 def strays(table: dict[int, tuple[int, bytes, int]]) -> list[int]:
