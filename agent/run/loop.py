@@ -33,6 +33,7 @@ from agent.llm.base import Completion, ToolCall
 from agent.prompts.conversation import truncate
 from agent.run.checks import after_changes, after_failed_edit, judge_finish, record_tests
 from agent.run.core import Emit, LoopDeps, Run
+from agent.run.implement import implement_first
 from agent.run.rewrites import rewrite_first
 from agent.run.state import RunState
 from agent.run.stops import Stop, limit_stop, status_for
@@ -71,7 +72,11 @@ async def _until_stopped(run: Run) -> Stop:
     wall_clock = asyncio.timeout(None if deadline is None else deadline - time.monotonic())
     try:
         async with wall_clock:
-            await rewrite_first(run)  # a small model's first try, where the tests fail
+            # A small model's first try, where the tests fail: a stub is implemented whole,
+            # other code has its suspect functions rewritten.
+            asked = run.conversation.instructions
+            if not await implement_first(run, asked[-1] if asked else ""):
+                await rewrite_first(run)
             while True:
                 await _step(run)
     except Stop as stop:

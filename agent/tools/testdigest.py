@@ -103,6 +103,9 @@ def _uses_pytest(repo: Path) -> bool:
         return True
     if (repo / "tests" / "conftest.py").is_file():
         return True
+    # `name_test.py` (Exercism's, Go's habit): unittest's discovery never finds it, pytest does.
+    if next(repo.glob("*_test.py"), None) or next(repo.glob("tests/*_test.py"), None):
+        return True
     pyproject = repo / "pyproject.toml"
     if pyproject.is_file():
         try:

@@ -1,0 +1,195 @@
+"""Implementing a stub from a description: whole modules sampled, the tests judging.
+
+When a run starts with failing tests and the repository holds a stub (a small Python
+module whose functions are still `pass`, `...` or `raise NotImplementedError`), there is
+no bug to localise and nothing worth mutating. kiln asks the model for the whole module
+(agent/prompts/implement.py): first its likeliest reply, then, in turns, a fresh sample
+and the best module so far handed back with the tests it still fails. Each candidate is
+written over the stub and the tests run; the first that passes them all is kept and the
+run is done. When the time share runs out, the candidate that passed the most tests stays
+in place (if it beat the stub) and the usual loop goes on from there.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from agent import tools
+from agent.events import (
+    AssistantMessage,
+    CandidatesTried,
+    Checkpointed,
+    FilesChanged,
+    Notice,
+    Phase,
+    StopReason,
+)
+from agent.llm.base import Message
+from agent.prompts.briefing import is_test_file, read_texts
+from agent.prompts.implement import (
+    DOCUMENTS,
+    MAX_STUB_BYTES,
+    documents_missing_from,
+    implement_request,
+    improve_request,
+    module_from_reply,
+    stubbed_names,
+)
+from agent.run.candidates import restored_if_cut
+from agent.run.checks import candidates_allowed, record_tests
+from agent.run.core import Run
+from agent.run.sampling import ask_once
+from agent.run.stops import Stop
+from agent.tools.shell import run_test_command
+from agent.tools.testdigest import TestDigest
+
+# Of the run's wall clock, what implementing may take; the loop gets the rest.
+WALL_CLOCK_SHARE = 0.9
+MAX_TESTS_SHOWN = 2
+REPLY_TOKENS_PER_STUB_BYTE = 1.0  # a module grows well past its stub: room for that
+MIN_REPLY_TOKENS, MAX_REPLY_TOKENS = 1024, 3072
+MIN_TESTS_S = 30.0
+
+
+@dataclass(frozen=True)
+class Stub:
+    path: str
+    text: str
+    names: tuple[str, ...]  # the stubbed functions and methods
+    tests: dict[str, str]  # the test files that import it
+    documents: str  # the task's documents the task does not quote
+
+
+@dataclass
+class _Best:
+    module: str = ""
+    report: TestDigest | None = None
+
+    def beaten_by(self, report: TestDigest) -> bool:
+        return self.report is None or report.passed > self.report.passed
+
+
+async def implement_first(run: Run, task: str) -> bool:
+    """Implement the repository's stub, if the run starts on one; True when this path was
+    taken (the rewrites of a small model's first try are then left out: a stub has nothing
+    to mutate). Raises Stop(DONE) when a module passes the tests."""
+    plan = run.deps.policy.briefing
+    if plan is None or plan.baseline is None or plan.baseline.ok:
+        return False
+    if not run.tool_context.test_command or not candidates_allowed(run):
+        return False
+    stub = await find_stub(run, task)
+    if stub is None:
+        return False
+    run.deps.policy.briefing = None  # taken: the rewrites would only mutate the stub
+    names = ", ".join(stub.names[:6]) + (" ..." if len(stub.names) > 6 else "")
+    run.emit(Notice(f"{stub.path} is a stub ({names}): kiln asks for the whole module.", "info"))
+    await run.deps.before_change()
+    run.enter(Phase.EDIT)
+    base = await run.sandbox.checkpoint("before implementing")
+    async with restored_if_cut(run.sandbox, base):
+        tried, best = await _sample(run, task, stub, plan.baseline)
+    if best.report is not None and best.report.ok:
+        await _keep(run, stub, best, tried)
+    run.emit(CandidatesTried(tried, 0, "", rewrites=True))
+    if best.report is not None and best.report.passed > plan.baseline.passed:
+        await _write(run, stub.path, best.module)  # the loop goes on from the closest one
+        record_tests(run, best.report)
+        run.deps.last_diff = await run.sandbox.diff()
+        run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    else:
+        await run.sandbox.restore(base)
+    return True
+
+
+async def find_stub(run: Run, task: str) -> Stub | None:
+    """The repository's stub module that failing tests import (the smallest such stub
+    first), with those tests and the task's documents; None when there is none."""
+    listing = await run.sandbox.exec("git ls-files", timeout=30)
+    files = listing.output.split("\n") if listing.ok else []
+    code = [p for p in files if p.endswith(".py") and not is_test_file(p)]
+    tests = [p for p in files if p.endswith(".py") and is_test_file(p)]
+    texts = await read_texts(run.sandbox, code + tests + [d for d in DOCUMENTS if d in files])
+    stubs = [
+        (len(texts[p]), p)
+        for p in code
+        if 0 < len(texts[p].encode()) <= MAX_STUB_BYTES and stubbed_names(texts[p])
+    ]
+    for _, path in sorted(stubs):
+        importing = {t: texts[t] for t in tests if _imports(texts[t], path)}
+        if importing:
+            shown = dict(list(importing.items())[:MAX_TESTS_SHOWN])
+            documents = documents_missing_from(task, texts)
+            return Stub(path, texts[path], tuple(stubbed_names(texts[path])), shown, documents)
+    return None
+
+
+def _imports(test_text: str, path: str) -> bool:
+    module = posixpath.splitext(path)[0].replace("/", ".")
+    leaf = module.rsplit(".", 1)[-1]
+    pattern = (
+        rf"^\s*(from\s+[\w.]*\b{re.escape(leaf)}\s+import|import\s+[\w.]*\b{re.escape(leaf)}\b)"
+    )
+    return re.search(pattern, test_text, re.M) is not None
+
+
+async def _sample(run: Run, task: str, stub: Stub, baseline: TestDigest) -> tuple[int, _Best]:
+    """Candidates until one passes or the time share is spent: the likeliest module, then
+    a fresh sample and an improvement of the best so far in turns."""
+    limits, profile = run.settings.limits, run.deps.client.profile
+    budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
+    rounds = 2 * max(1, profile.candidates if profile.candidates >= 0 else 8)
+    timeout_s = max(MIN_TESTS_S, 5 * baseline.duration_s)
+    best, tried, seen = _Best(), 0, set()
+    for attempt in range(rounds):
+        if budget is not None and run.state.elapsed > budget:
+            break
+        improving = attempt % 2 == 0 and attempt > 0 and best.report is not None
+        if improving:
+            assert best.report is not None
+            messages = improve_request(task, stub.documents, stub.path, stub.text,
+                                       stub.tests, best.module, best.report.text)  # fmt: skip
+        else:
+            messages = implement_request(task, stub.documents, stub.path, stub.text, stub.tests)
+        temperature = 0.0 if attempt == 0 else profile.candidate_temperature
+        completion = await ask_once(
+            run, messages, [], max_tokens=_reply_tokens(stub), temperature=temperature
+        )
+        module = module_from_reply(completion.message.content, stub.text) if completion else None
+        if module is None or module in seen:
+            continue
+        seen.add(module)
+        await _write(run, stub.path, module)
+        tried += 1
+        report = await run_test_command(run.tool_context, timeout_s=timeout_s)
+        if best.beaten_by(report):
+            best = _Best(module, report)
+        if report.ok:
+            break
+    return tried, best
+
+
+def _reply_tokens(stub: Stub) -> int:
+    wanted = int(len(stub.text) * REPLY_TOKENS_PER_STUB_BYTE) + MIN_REPLY_TOKENS
+    return min(MAX_REPLY_TOKENS, wanted)
+
+
+async def _write(run: Run, path: str, module: str) -> None:
+    await tools.call(run.tool_context, "write_file", {"path": path, "content": module})
+
+
+async def _keep(run: Run, stub: Stub, best: _Best, tried: int) -> None:
+    assert best.report is not None
+    label = f"implemented {stub.path}"
+    run.emit(CandidatesTried(tried, 1, label, rewrites=True))
+    record_tests(run, best.report)
+    run.state.edited = True
+    run.deps.last_diff = await run.sandbox.diff()
+    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
+    summary = f"Implemented {stub.path} from the task; the tests pass."
+    run.emit(AssistantMessage(summary))
+    run.conversation.add_assistant(Message("assistant", summary))
+    raise Stop(StopReason.DONE, summary)
