@@ -180,6 +180,14 @@ def _build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--timeout", type=float, help="seconds per run (default: kiln run's own wall clock)"
     )
+    evaluate.add_argument("--only", metavar="NAME,...", help="only these tasks (folder names)")
+    evaluate.add_argument(
+        "--exclude-from", metavar="DIR", help="leave out the tasks whose names are tasks in DIR"
+    )
+    evaluate.add_argument(
+        "--sample", type=int, metavar="N", help="a random N tasks of each split (all if fewer)"
+    )
+    evaluate.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
     evaluate.add_argument("--base-url", help="as for kiln run (default: kiln's own choice)")
     evaluate.add_argument("--model", help="as for kiln run")
     evaluate.add_argument("--provider", choices=["openai", "anthropic"])

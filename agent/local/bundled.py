@@ -4,7 +4,8 @@ Each lives in `agent/local/tasks/<name>/` with its files and a `task.toml` holdi
 prompt and the test command. `checkout` turns one into a fresh git repository, the way a
 person's project would look: one commit, a failing test, a clean tree. The evaluation sets
 in `bench/eval/` use the same layout (`tasks_in`), with a reference `fix.patch` beside the
-`task.toml`; neither is ever copied into the repository kiln sees.
+`task.toml`; neither is ever copied into the repository kiln sees. Exercism's exercises
+(`exercism.py`) become the same `BundledTask`, their solution folders left out the same way.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class BundledTask:
     prompt: str
     test_command: str
     source: Path
+    # What in `source` the agent never sees: the task's reference, or an exercise's solution.
+    left_out: tuple[str, ...] = REFERENCE_FILES
+    files: tuple[str, ...] = ()  # the files the prompt names for the agent to change, if any
 
 
 def bundled_tasks() -> list[BundledTask]:
@@ -56,9 +60,7 @@ def bundled_task(name: str) -> BundledTask:
 
 def checkout(task: BundledTask, dest: Path) -> Path:
     """Copy `task` into `dest` (created) as a git repository with one commit."""
-    shutil.copytree(
-        task.source, dest, ignore=shutil.ignore_patterns(*REFERENCE_FILES, "__pycache__")
-    )
+    shutil.copytree(task.source, dest, ignore=shutil.ignore_patterns(*task.left_out, "__pycache__"))
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "kiln",
