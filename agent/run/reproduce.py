@@ -1,0 +1,102 @@
+"""A request with no failing test: a failing test is written from the person's words first.
+
+When a small model's run starts with tests that pass, a change asked for has nothing to
+judge it by. kiln asks for one new test file (agent/prompts/reproduce.py), runs the tests,
+and keeps the file only when it fails on the code as it is, in the new file alone, and the
+tests that passed still pass. The run then goes on as for failing tests (the briefing is
+made again from that run, so rewrites and the loop work towards it), and the new test is
+part of the diff the person approves. When no such test comes within the time share, the
+file is removed and the run goes on without it, saying so.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from agent import tools
+from agent.events import Notice
+from agent.llm.base import Message
+from agent.prompts.briefing import brief, is_test_file, read_texts
+from agent.prompts.reproduce import (
+    new_test_path,
+    relevant_files,
+    reply_test_file,
+    reproduce_request,
+)
+from agent.run.checks import candidates_allowed, record_tests
+from agent.run.core import Run
+from agent.run.sampling import ask_once
+from agent.tools.shell import run_test_command
+from agent.tools.testdigest import TestDigest
+
+WALL_CLOCK_SHARE = 0.3  # of the run's clock; the fix needs the rest
+ATTEMPTS = 3
+REPLY_TOKENS = 1024
+
+
+async def reproduce_first(run: Run, task: str, wanted: bool) -> None:
+    """Write a failing test for `task` when the run starts on passing tests; `wanted`:
+    the task asks for a change (a question needs no test)."""
+    policy = run.deps.policy
+    if policy.briefing is None or not wanted or not run.tool_context.test_command:
+        return
+    if policy.briefing.baseline is not None or not candidates_allowed(run):
+        return  # the tests fail already: they are the judge
+    await run.deps.before_change()
+    before = run.deps.tests_before()
+    if before is None or not before.ok or not before.passed:
+        return  # no tests that run here to follow the style of, or to keep passing
+    listing = await run.sandbox.exec("git ls-files", timeout=30)
+    files = [p for p in listing.output.split("\n") if p.endswith(".py")] if listing.ok else []
+    tests = [p for p in files if is_test_file(p)]
+    texts = await read_texts(run.sandbox, [p for p in files if p not in tests])
+    code = relevant_files(task, {p: t for p, t in texts.items() if t})
+    if not tests or not code:
+        return
+    path = new_test_path(tests, code)
+    example = (tests[0], (await read_texts(run.sandbox, tests[:1]))[tests[0]])
+    documents = getattr(policy.briefing, "documents", "")
+    messages = reproduce_request(task, documents, {p: texts[p] for p in code}, example, path)
+    report = await _failing_test(run, messages, path, before)
+    if report is None:
+        run.emit(Notice("kiln could not write a test that fails for this request; the "
+                        "model works on it without one.", "info"))  # fmt: skip
+        return
+    record_tests(run, report)
+    run.emit(Notice(f"kiln wrote {path} from your request; it fails on the code as it is, "
+                    "so the tests can tell when the request is carried out.", "info"))  # fmt: skip
+    run.conversation.add_feedback(
+        f"kiln wrote {path} from the request; it fails now:\n{report.text}\n\n"
+        f"Make it pass by changing the code, not {path}."
+    )
+    policy.briefing = await brief(task, report, run.sandbox, run.tool_context.repo_index)
+
+
+async def _failing_test(
+    run: Run, messages: list[Message], path: str, before: TestDigest
+) -> TestDigest | None:
+    """The tests' run with a new test that fails as it should; None when no reply gave one."""
+    limits, profile = run.settings.limits, run.deps.client.profile
+    budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
+    for attempt in range(ATTEMPTS):
+        if budget is not None and run.state.elapsed > budget:
+            break
+        temperature = 0.0 if attempt == 0 else profile.candidate_temperature
+        reply = await ask_once(run, messages, [], max_tokens=REPLY_TOKENS, temperature=temperature)
+        test = reply_test_file(reply.message.content) if reply else None
+        if test is None:
+            continue
+        await tools.call(run.tool_context, "write_file", {"path": path, "content": test})
+        report = await run_test_command(run.tool_context)
+        if _fails_for_the_request(report, path, before):
+            return report
+        await run.sandbox.exec(f"rm -f -- '{path}'", timeout=30)
+    return None
+
+
+def _fails_for_the_request(report: TestDigest, path: str, before: TestDigest) -> bool:
+    """It fails, only in the new file, and every test that passed before still passes."""
+    if report.ok or report.timed_out or not report.failing:
+        return False
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    return all(stem in name for name in report.failing) and report.passed >= before.passed
