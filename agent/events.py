@@ -40,6 +40,15 @@ class StopReason(enum.StrEnum):
     CANCELLED = "cancelled"
     NO_ACTION = "no_action"  # the model answered without a tool call and did not finish
     NO_PROGRESS = "no_progress"  # edits in a row that left the tests as they were
+    NOTHING_CHANGED = "nothing_changed"  # finished again and again on a change it never made
+
+
+class TaskShape(enum.StrEnum):
+    """What a request asks of kiln, named at the start of a run (agent/prompts/shape.py);
+    each shape takes the path that fits it. Add a shape here and a rule there."""
+
+    CHANGE = "change"  # a fix or a feature: the run must change something to be done
+    QUESTION = "question"  # about the code: the answer is the result, nothing to change
 
 
 class PlanStatus(enum.StrEnum):
@@ -117,6 +126,13 @@ class SessionStarted(Event):
 @dataclass(frozen=True)
 class PhaseChanged(Event):
     phase: Phase
+
+
+@dataclass(frozen=True)
+class TaskShaped(Event):
+    """The shape kiln took the request for, first thing in a run: it picks the path."""
+
+    shape: TaskShape
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.events import CandidatesTried, Compacted, PlanStatus, Usage
+from agent.events import CandidatesTried, Compacted, PlanStatus, TaskShape, TaskShaped, Usage
 from agent.vcs import patches
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
@@ -137,6 +137,18 @@ def candidates_line(event: CandidatesTried) -> str:
     )
     kept = f"; kept {event.chosen}" if event.chosen else none
     return f"Tried {event.tried} fixes: {passes}{kept}."
+
+
+# What each shape of task means for the run, in the words every front end shows.
+SHAPE_WORDS = {
+    TaskShape.CHANGE: "a change to make: done once something changed and the tests pass",
+    TaskShape.QUESTION: "a question: the answer is the result, no change and no tests",
+}
+
+
+def shape_line(event: TaskShaped) -> str:
+    """`Task: a question: the answer is the result, no change and no tests.`"""
+    return f"Task: {SHAPE_WORDS.get(event.shape, event.shape.value)}."
 
 
 def compacted_line(event: Compacted) -> str:

@@ -24,12 +24,13 @@ from agent.events import (
     Notice,
     PhaseChanged,
     PlanUpdated,
+    TaskShaped,
     TestsRan,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
 )
-from agent.present import PLAN_MARKS, candidates_line, compacted_line, human_tokens
+from agent.present import PLAN_MARKS, candidates_line, compacted_line, human_tokens, shape_line
 from tui.formatting import (
     APPLY_HINT,
     call_head,
@@ -85,6 +86,8 @@ class LineRenderer:
             self.note("\n".join(f"{PLAN_MARKS[s.status]} {s.title}" for s in event.steps))
         elif isinstance(event, PhaseChanged):
             self.note(f"phase: {event.phase.value}")
+        elif isinstance(event, TaskShaped):
+            self.note(shape_line(event))
         elif isinstance(event, Notice):
             self.note(event.message, event.level)
         elif isinstance(event, Compacted):

@@ -15,6 +15,8 @@ from agent.events import (
     Notice,
     PhaseChanged,
     PlanUpdated,
+    TaskShape,
+    TaskShaped,
     TestsRan,
     ToolCallFinished,
     ToolCallStarted,
@@ -28,6 +30,7 @@ from agent.present import (
     compacted_line,
     diff_stats,
     format_usage,
+    shape_line,
     short_arguments,
 )
 from agent.tools.testdigest import TestDigest
@@ -40,6 +43,8 @@ def render_text(event: Event) -> str:
     """One line on stderr for the events a person watching a headless run cares about."""
     if isinstance(event, TurnStarted):
         return f"· step {event.step}"
+    if isinstance(event, TaskShaped):
+        return f"  {shape_line(event)}"
     if isinstance(event, PhaseChanged):
         return f"  [{event.phase.value}]"
     if isinstance(event, ToolCallStarted):
@@ -90,6 +95,7 @@ def final_report(
     tests_after: TestDigest | None,
     exit_code: int,
     duration_s: float,
+    shape: TaskShape = TaskShape.CHANGE,
 ) -> dict[str, Any]:
     usage = finished.usage
     return {
@@ -102,6 +108,8 @@ def final_report(
         "model": session.profile.model,
         "tests_before": tests_dict(session.tests_before),
         "tests_after": tests_dict(tests_after),
+        "shape": shape.value,
+        "evidence": evidence(shape, session.tests_before, tests_after, bool(diff.strip())),
         "files_changed": changed_paths(diff),
         "diff_stats": diff_stats(diff),
         "applied": applied,
@@ -113,6 +121,26 @@ def final_report(
         "tool_calls": finished.tool_calls,
         "duration_s": round(duration_s, 3),
     }
+
+
+def evidence(
+    shape: TaskShape, before: TestDigest | None, after: TestDigest | None, changed: bool
+) -> str:
+    """What shows the result is right, in a few words: tests that passed before the run
+    and pass after it show nothing about the change, and the result says so."""
+    if shape is TaskShape.QUESTION:
+        return "an answer: a question needs no tests"
+    if not changed:
+        return "nothing changed"
+    if after is None:
+        return "no tests ran"
+    if not after.ok:
+        return "the tests fail"
+    if before is not None and before.ok:
+        return "tests passed before the run too"
+    if before is not None:
+        return "tests failed before the run and pass after it"
+    return "tests pass after the run"
 
 
 def usage_dict(usage: Usage) -> dict[str, int]:
@@ -139,6 +167,8 @@ def early_report(
         "model": "",
         "tests_before": None,
         "tests_after": None,
+        "shape": "",
+        "evidence": "",
         "files_changed": [],
         "diff_stats": diff_stats(""),
         "applied": [],

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.errors import ExitCode, KilnError, UsageError
-from agent.events import Applied, Event, Finished, Notice, SessionStarted, StopReason
+from agent.events import Applied, Event, Finished, Notice, SessionStarted, StopReason, TaskShape
 from agent.settings.config import Settings, load_settings
 from agent.vcs.repo import find_repo
 
@@ -359,7 +359,9 @@ async def _conclude(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    await session.wait_baseline()
+    shape = session.last_run.shape if session.last_run else TaskShape.CHANGE
+    if shape is not TaskShape.QUESTION:  # an answer waits for no tests: what ran, ran
+        await session.wait_baseline()
     diff = await session.diff()
     patch_failure = _write_patch_out(args.patch_out, diff)
     applied: list[str] = []
@@ -384,17 +386,21 @@ async def _conclude(
             )
     elif args.apply and diff.strip():
         err.write("kiln: the task did not finish, so nothing was applied (see --patch-out).\n")
-    tests_after = session.tests_after or session.tests_before
+    # A question's story is its answer: no test digest stands in for it.
+    tests_after = session.tests_after
+    if shape is not TaskShape.QUESTION:
+        tests_after = tests_after or session.tests_before
     from agent.headless.output import final_report
     from agent.run.stops import exit_code_for
 
-    code = exit_code_for(finished.stop_reason, tests_after, changed=bool(diff.strip()))
-    if code and finished.stop_reason is StopReason.DONE and tests_after is None:
-        err.write("kiln: nothing changed and no tests ran to show the task was done.\n")
+    changed = bool(diff.strip())
+    code = exit_code_for(finished.stop_reason, tests_after, changed, shape)
+    if code and finished.stop_reason is StopReason.DONE and not changed:
+        err.write("kiln: nothing changed, and the request asks for a change.\n")
     if not_applied:
         code = ExitCode.TASK_FAILED  # --apply asked for the working tree; it did not change
     report = final_report(
-        session, finished, diff, applied, tests_after, code, time.monotonic() - started
+        session, finished, diff, applied, tests_after, code, time.monotonic() - started, shape
     )
     store_failure = await asyncio.to_thread(session.store.settle) if session.store else None
     written = None if patch_failure else args.patch_out
@@ -452,6 +458,8 @@ def _text_summary(report: dict[str, Any]) -> str:
         lines.append(
             f"tests: {after['passed']} passed, {after['failed']} failed, {after['errors']} errors"
         )
+    if report["evidence"]:
+        lines.append(f"evidence: {report['evidence']}")
     lines.append(
         f"usage: {report['usage_line']}; {report['duration_s']:.1f}s; session {report['session_id']}"
     )

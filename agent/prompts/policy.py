@@ -21,8 +21,11 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from agent.context.index import RepoIndex
+from agent.events import TaskShape
 from agent.llm.base import ModelProfile
 from agent.prompts.briefing import FIX_CALL, Briefing, brief, code_file_in, quoted, read_texts
+from agent.prompts.question import question_message
+from agent.prompts.shape import shape_of
 from agent.prompts.system import NUDGE, SMALL_MODEL_PROMPT, small_model_nudge, system_prompt
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox
@@ -64,6 +67,8 @@ class SmallModelPolicy(PromptPolicy):
     async def first_message(
         self, task: str, baseline: Baseline, sandbox: Sandbox, index: RepoIndex | None = None
     ) -> str:
+        if shape_of(task) is TaskShape.QUESTION:  # the answer is read, nothing is fixed
+            return await question_message(task, sandbox, index)
         if index is not None:
             await asyncio.to_thread(index.refresh)
         self.briefing = await brief(task, await baseline(), sandbox, index)

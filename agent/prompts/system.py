@@ -52,6 +52,13 @@ Your whole reply:
 "new_text": "    return a + b"}}"""
 
 
+# After a question's words (agent/prompts/shape.py): the answer is the result of the run.
+QUESTION_NOTE = """\
+[kiln: this request is a question about the code. Answer it from what you read (the files \
+shown, list_files, search, read_file); change no file and run no tests. Then call finish \
+with your whole answer as its summary.]"""
+
+
 NUDGE = "Continue with a tool call. When the task is done, call finish with a short summary."
 SMALL_MODEL_NUDGE = """\
 That reply had no tool call, so nothing happened. Reply with exactly one tool call, like:

@@ -33,6 +33,7 @@ from agent.events import (
     PlanUpdated,
     ReasoningDelta,
     StopReason,
+    TaskShaped,
     TestsRan,
     TextDelta,
     ToolCallFinished,
@@ -40,7 +41,7 @@ from agent.events import (
     UsageUpdated,
     WindowUsed,
 )
-from agent.present import candidates_line, compacted_line, short_arguments
+from agent.present import candidates_line, compacted_line, shape_line, short_arguments
 
 KINDS: dict[str, ToolKind] = {
     "read_file": "read",
@@ -116,6 +117,8 @@ class Translator:
             return [update_agent_thought_text(compacted_line(event) + "\n")]
         if isinstance(event, CandidatesTried):
             return [update_agent_thought_text(candidates_line(event) + "\n")]
+        if isinstance(event, TaskShaped):
+            return [update_agent_thought_text(shape_line(event) + "\n")]
         if isinstance(event, Notice):
             return [say(event.message, event.level)]
         if isinstance(event, Finished):

@@ -1,4 +1,9 @@
-"""After the model acts: notice workspace changes, checkpoint, run the tests, judge `finish`."""
+"""After the model acts: notice workspace changes, checkpoint, run the tests, judge `finish`.
+
+`finish` is judged by the request's shape (agent/prompts/shape.py): a question is done with
+its answer, no tests needed; a change is done only with something changed and the tests
+passing, never on tests that passed before the run and still do over an untouched tree.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from agent.events import (
     FilesChanged,
     Phase,
     StopReason,
+    TaskShape,
     TestsRan,
     ToolCallFinished,
     ToolCallStarted,
@@ -80,7 +86,9 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
     before_edit = run.sandbox.last_checkpoint or run.sandbox.baseline
     label = f"step {state.steps}"
     run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
-    if auto_test and run.settings.tests.run_after_edits and deps.tool_context.test_command:
+    asked_a_change = state.shape is not TaskShape.QUESTION  # a question's answer needs no tests
+    tests = auto_test and asked_a_change and run.settings.tests.run_after_edits
+    if tests and deps.tool_context.test_command:
         before = state.last_tests
         report = await run_tests(run)
         run.conversation.add_feedback(await deps.policy.after_edit(report, paths, run.sandbox))
@@ -151,13 +159,29 @@ def candidates_allowed(run: Run) -> bool:
     )
 
 
+NOTHING_CHANGED = (
+    "Not finished: nothing changed. The request asks for a change, and no file differs "
+    "from when it was made. Make the change, or, if it cannot be done, call finish "
+    "saying why."
+)
+NO_ANSWER = "Not finished: the request is a question. Call finish with the answer as its summary."
+TESTS_PASSED_BEFORE = (
+    "(The tests passed before this run too, so they do not show that the change works.)"
+)
+
+
 async def judge_finish(run: Run, call: ToolCall) -> None:
-    """Accept `finish` (raising Stop(DONE)), unless the tests fail: then answer with the
-    digest, up to a limit."""
+    """Accept `finish` (raising Stop(DONE)), unless the tests fail or, on a request for a
+    change, nothing changed: then say why, up to a limit."""
     state, deps = run.state, run.deps
     summary = finish_summary(call.arguments)
     run.emit(ToolCallStarted(call.id, call.name, call.arguments, call.recovered_from_text))
     started = time.monotonic()
+    if state.shape is TaskShape.QUESTION:
+        if not str(call.arguments.get("summary") or "").strip():
+            _refuse(run, call, NO_ANSWER, started, StopReason.NO_ACTION, summary)
+            return
+        _accept(run, call, started, summary)  # the answer is the result
     # Plan mode cannot edit, so refusing its finish over failing tests would only loop.
     has_tests = (
         bool(deps.tool_context.test_command) and deps.tool_context.gate.mode is not Mode.PLAN
@@ -168,15 +192,44 @@ async def judge_finish(run: Run, call: ToolCall) -> None:
         await run_tests(run)
     report = state.last_tests
     if has_tests and report is not None and not report.ok:
-        state.finish_refusals += 1
         output = "Not finished: the tests still fail. Fix them, then call finish again.\n"
-        output += report.text
-        run.emit(ToolCallFinished(call.id, call.name, False, output, time.monotonic() - started))
-        run.conversation.add_tool_result(call, output)
-        if state.finish_refusals > run.settings.tests.max_finish_refusals:
-            raise Stop(StopReason.TESTS_STILL_FAILING, summary)
-        run.enter(Phase.CORRECT)
+        _refuse(run, call, output + report.text, started, StopReason.TESTS_STILL_FAILING, summary)
         return
+    can_edit = deps.tool_context.gate.mode is not Mode.PLAN
+    if can_edit and await run.sandbox.diff() == state.diff_at_start:
+        said = (
+            f"Nothing changed: finish was called {state.finish_refusals + 1} times without a "
+            f"change, and the request asks for one. The model said: {summary}"
+        )
+        _refuse(run, call, NOTHING_CHANGED, started, StopReason.NOTHING_CHANGED, said)
+        return
+    before = deps.tests_before()
+    if report is not None and report.ok and before is not None and before.ok:
+        summary = f"{summary}\n\n{TESTS_PASSED_BEFORE}"
+    _accept(run, call, started, summary)
+
+
+def _refuse(
+    run: Run, call: ToolCall, output: str, started: float, reason: StopReason, summary: str
+) -> None:
+    """Tell the model why it is not finished; past the limit the run ends for `reason`."""
+    state = run.state
+    state.finish_refusals += 1
+    run.emit(ToolCallFinished(call.id, call.name, False, output, time.monotonic() - started))
+    run.conversation.add_tool_result(call, output)
+    if state.finish_refusals > run.settings.tests.max_finish_refusals:
+        raise Stop(reason, summary)
+    run.enter(Phase.CORRECT)
+
+
+def _accept(run: Run, call: ToolCall, started: float, summary: str) -> None:
     run.emit(ToolCallFinished(call.id, call.name, True, "Finished.", time.monotonic() - started))
     run.conversation.add_tool_result(call, "Finished.")
     raise Stop(StopReason.DONE, summary)
+
+
+def answered_in_text(run: Run, text: str) -> None:
+    """A reply with no tool call is the answer to a question (Stop(DONE) with it): chat
+    models answer in text, and asking them to wrap it in finish would only cost a turn."""
+    if run.state.shape is TaskShape.QUESTION and text.strip():
+        raise Stop(StopReason.DONE, text.strip())

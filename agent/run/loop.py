@@ -24,6 +24,8 @@ from agent.events import (
     PhaseChanged,
     PlanUpdated,
     StopReason,
+    TaskShape,
+    TaskShaped,
     ToolCallFinished,
     ToolCallStarted,
     TurnStarted,
@@ -31,7 +33,15 @@ from agent.events import (
 )
 from agent.llm.base import Completion, ToolCall
 from agent.prompts.conversation import truncate
-from agent.run.checks import after_changes, after_failed_edit, judge_finish, record_tests
+from agent.prompts.shape import shape_of
+from agent.prompts.system import QUESTION_NOTE
+from agent.run.checks import (
+    after_changes,
+    after_failed_edit,
+    answered_in_text,
+    judge_finish,
+    record_tests,
+)
 from agent.run.core import Emit, LoopDeps, Run
 from agent.run.implement import implement_first
 from agent.run.rewrites import rewrite_first
@@ -47,6 +57,13 @@ __all__ = ["LoopDeps", "drive"]
 async def drive(deps: LoopDeps, task: str, state: RunState, emit: Emit) -> Finished:
     """Work on `task` until a Stop; returns (and emits last) the Finished event."""
     run = Run(deps, state, emit)
+    asked = deps.conversation.instructions  # the person's words, not the first message made
+    state.shape = shape_of(asked[-1] if asked else task)
+    state.diff_at_start = deps.last_diff
+    emit(TaskShaped(state.shape))
+    if state.shape is TaskShape.QUESTION:
+        deps.policy.briefing = None  # nothing to fix: no first try at a fix or a stub
+        task = f"{task}\n\n{QUESTION_NOTE}"
     run.conversation.add_user(task)
     deps.phase = Phase.PLAN  # every request starts by looking, announced even if repeated
     emit(PhaseChanged(Phase.PLAN))
@@ -144,6 +161,8 @@ async def _act(run: Run, completion: Completion, answered: set[str]) -> None:
     if state.format_errors >= limits.format_error_limit:
         raise Stop(StopReason.FORMAT_ERRORS, "Too many malformed tool calls in a row.")
     if not calls:
+        if not problems:
+            answered_in_text(run, completion.message.content)
         state.idle_replies += 1
         if problems:
             run.conversation.add_feedback("\n".join(problems))

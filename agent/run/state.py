@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.events import StopReason
+from agent.events import StopReason, TaskShape
 from agent.llm.base import ToolCall
 from agent.settings.config import Limits
 from agent.tools.testdigest import TestDigest
@@ -35,6 +35,8 @@ class RunState:
     last_edit: ToolCall | None = None  # the latest edit call, for candidates to redo
     last_edit_step: int = -1
     candidate_rounds: int = 0
+    shape: TaskShape = TaskShape.CHANGE  # what the request asks (agent/prompts/shape.py)
+    diff_at_start: str = ""  # the workspace's diff when the run began: "changed" is against it
 
     @property
     def deadline(self) -> float | None:

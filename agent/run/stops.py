@@ -7,7 +7,7 @@ status and one exit code, here in one place.
 from __future__ import annotations
 
 from agent.errors import ExitCode
-from agent.events import StopReason
+from agent.events import StopReason, TaskShape
 from agent.tools.testdigest import TestDigest
 
 
@@ -40,6 +40,7 @@ _STATUS = {
     StopReason.DONE: "done",
     StopReason.TESTS_STILL_FAILING: "failed",
     StopReason.NO_ACTION: "failed",
+    StopReason.NOTHING_CHANGED: "failed",
     StopReason.CANCELLED: "cancelled",
     StopReason.APPROVAL_NEEDED: "error",
     StopReason.MODEL_ERROR: "error",
@@ -48,6 +49,7 @@ _STATUS = {
 _EXIT = {
     StopReason.TESTS_STILL_FAILING: ExitCode.TASK_FAILED,
     StopReason.NO_ACTION: ExitCode.TASK_FAILED,
+    StopReason.NOTHING_CHANGED: ExitCode.TASK_FAILED,
     StopReason.APPROVAL_NEEDED: ExitCode.APPROVAL_NEEDED,
     StopReason.SANDBOX_ERROR: ExitCode.SANDBOX,
     StopReason.MODEL_ERROR: ExitCode.MODEL,
@@ -59,10 +61,17 @@ def status_for(reason: StopReason) -> str:
     return "limit" if reason in LIMIT_REASONS else _STATUS[reason]
 
 
-def exit_code_for(reason: StopReason, tests_after: TestDigest | None, changed: bool) -> int:
-    """0 only when done with the tests passing, or with changes where there are no tests
-    to run: nothing changed and nothing checked is not a fix."""
+def exit_code_for(
+    reason: StopReason,
+    tests_after: TestDigest | None,
+    changed: bool,
+    shape: TaskShape = TaskShape.CHANGE,
+) -> int:
+    """0 only when done: a question answered, or a change made with the tests passing (or
+    none to run). Nothing changed is no fix, whatever tests that passed before say."""
     if reason is StopReason.DONE:
-        ok = tests_after.ok if tests_after is not None else changed
+        if shape is TaskShape.QUESTION:
+            return ExitCode.OK
+        ok = changed and (tests_after is None or tests_after.ok)
         return ExitCode.OK if ok else ExitCode.TASK_FAILED
     return ExitCode.LIMIT if reason in LIMIT_REASONS else _EXIT[reason]

@@ -113,7 +113,10 @@ async def test_format_errors_are_corrected_then_stop(docker_ready: None, buggy_r
         _call("finish", summary="looked"),
     ]
     passing = settings_with(buggy_repo, **{"tests.command": "true"})
-    events, _, server = await run_scripted(buggy_repo, recovering, settings=passing)
+    # A question: its finish needs no change to be accepted.
+    events, _, server = await run_scripted(
+        buggy_repo, recovering, "What does calc.py hold?", settings=passing
+    )
     assert finished(events).stop_reason is StopReason.DONE
     correction = _sent_messages(server.chat_requests[1])[-1]
     assert correction["role"] == "user" and "read_file" in correction["content"]
@@ -219,7 +222,8 @@ async def test_cancel_then_follow_up_keeps_history(docker_ready: None, buggy_rep
                     asyncio.get_running_loop().call_later(0.5, session.cancel)
             assert finished(first).stop_reason is StopReason.CANCELLED
             assert finished(first).duration_s < 10
-            second = [e async for e in session.run("second")]
+            # A question, so its finish is accepted with nothing changed.
+            second = [e async for e in session.run("What is second?")]
             assert finished(second).stop_reason is StopReason.DONE
             assert server.chat_requests[0].outcome == "disconnected"  # the request really ended
             sent = [
@@ -227,7 +231,8 @@ async def test_cancel_then_follow_up_keeps_history(docker_ready: None, buggy_rep
                 for m in server.chat_requests[-1].body["messages"]
                 if m["role"] == "user"
             ]
-            assert sent == ["first", "second"]
+            assert sent[0] == "first" and sent[1].startswith("What is second?\n\n[kiln: ")
+            assert len(sent) == 2
         finally:
             await session.close()
 

@@ -17,12 +17,13 @@ from agent.events import (
     FilesChanged,
     Finished,
     Notice,
+    TaskShaped,
     TestsRan,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
 )
-from agent.present import candidates_line, compacted_line
+from agent.present import candidates_line, compacted_line, shape_line
 from tui.formatting import APPLY_HINT
 from tui.widgets.blocks import (
     FinishedLine,
@@ -110,6 +111,8 @@ class Transcript(VerticalScroll):
             await self.note(event.message, event.level)
         elif isinstance(event, Compacted):
             await self.note(compacted_line(event))
+        elif isinstance(event, TaskShaped):
+            await self.note(shape_line(event))
         elif isinstance(event, CandidatesTried):
             await self.note(candidates_line(event), "success" if event.chosen else "info")
         elif isinstance(event, FilesChanged):
