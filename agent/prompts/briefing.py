@@ -1,10 +1,14 @@
-"""The first message to a small model: the task, the failing tests and the files involved.
+"""The first message to a small model: the failing tests, the files involved, the task.
 
 kiln runs the tests before the model starts anyway. A big model reads around on its own;
 a small one tends to guess what a file contains instead of reading it. So for profiles
 with `small_model` the first message already holds the test digest and the text of the
 files the task, the tracebacks and the failing tests' imports point at, and the model's
-first reply can be the fix.
+first reply can be the fix. The task comes last, verbatim, after the documents it points
+at (agent/prompts/documents.py): every request kiln makes from the briefing (rewrites,
+samples) shares that text as its prefix, so the person's words are in each of them and
+the server's prompt cache still holds across them. Where the prompt must stay short, the
+tests' output and the code are cut, never the task.
 """
 
 from __future__ import annotations
@@ -12,17 +16,26 @@ from __future__ import annotations
 import asyncio
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent.context.index import RepoIndex
 from agent.context.retrieval import Found, definitions_for_tests
+from agent.llm.base import Message
+from agent.prompts.conversation import truncate
+from agent.prompts.documents import Read, is_document
+from agent.prompts.documents import documents as documents_for
 from agent.prompts.rewrite import Suspect, suspects
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox, SandboxError
 
 MAX_FILES = 4
 MAX_FILE_CHARS = 6000  # a bigger file is left for read_file: it would crowd out the rest
-MAX_TOTAL_CHARS = 12000
+MAX_TOTAL_CHARS = 12000  # the code shown
+# All a briefing shows but the task, which is never cut: the tests' output, the code and
+# the task's documents (about 6k tokens, well inside a small model's window, and what
+# its prompt evaluation on two cores can afford once per run; samples reuse the cache).
+MAX_PROMPT_CHARS = 20000
+MIN_DIGEST_CHARS = 1200  # the failing assertions, at least, whatever the task takes
 ONE_CALL = "Reply with one tool call."
 FIX_CALL = "Fix the bug with one edit_file call."
 
@@ -132,10 +145,14 @@ def quoted(texts: dict[str, str], budget: int = MAX_TOTAL_CHARS) -> list[str]:
 @dataclass(frozen=True)
 class Briefing:
     text: str  # the first message
-    context: str = ""  # its failing tests and code, without the task
+    # What every request made from the briefing shares, in this order: the failing tests,
+    # the code they use (cut to fit), the task's documents and the task, verbatim.
+    context: str = ""
     failure: str = ""  # the baseline digest and the test lines it points at
     suspects: tuple[Suspect, ...] = ()  # functions that may hold the bug, likeliest first
     baseline: TestDigest | None = None  # the failing run the briefing is made from
+    task: str = ""  # the person's words, as given
+    documents: str = ""  # what the task points at (agent/prompts/documents.py), quoted
 
 
 async def briefing(
@@ -148,31 +165,53 @@ async def briefing(
 async def brief(
     task: str, digest: TestDigest | None, sandbox: Sandbox, index: RepoIndex | None = None
 ) -> Briefing:
-    if digest is None or digest.ok:
-        return Briefing(task + "\n\n" + ONE_CALL)
-    listing = await sandbox.exec("git ls-files", timeout=30)
+    listing = await sandbox.exec("git ls-files --cached --others --exclude-standard", timeout=30)
     repo_files = listing.output.split() if listing.ok else []
-    named = files_involved(task, digest.text, repo_files)
+    documents = await documents_for(task, repo_files, _reader(sandbox))
+    asked = "\n\n".join(p for p in (documents, task) if p)
+    if digest is None or digest.ok:
+        return Briefing(asked + "\n\n" + ONE_CALL, asked, task=task, documents=documents)
+    # The task is never cut: what it and its documents take comes out of the tests' output
+    # and then the code shown, which the model can read again for itself.
+    room = MAX_PROMPT_CHARS - len(asked)
+    shown, _ = truncate(digest.text, max(MIN_DIGEST_CHARS, room // 3))
+    code_budget = min(MAX_TOTAL_CHARS, room - len(shown))
+    code_files = [p for p in repo_files if not is_document(p)]
+    named = files_involved(task, digest.text, code_files)
     test_paths = [p for p in named if is_test_file(p)]
     tests = await read_texts(sandbox, test_paths)
     failure = digest.text + failing_lines(digest.text, tests)
     files, found = (
-        await _definitions_quoted(sandbox, index, digest, tests, failure) if index else ([], ())
+        await _definitions_quoted(sandbox, index, digest, tests, failure, code_budget)
+        if index
+        else ([], ())
     )
     if not files:  # no definitions found: the files the task, tracebacks and imports name
-        involved = files_involved(task, digest.text, repo_files, tests)
+        involved = files_involved(task, digest.text, code_files, tests)
         # The failing lines of the tests are in the digest; the code under test is the fix.
         code = [p for p in involved if not is_test_file(p)] or involved
-        files = quoted(await read_texts(sandbox, code[:MAX_FILES]))
-    intro = "kiln ran the tests before you started:\n" + digest.text
-    context = "\n\n".join([intro, *files])
+        files = quoted(await read_texts(sandbox, code[:MAX_FILES]), code_budget)
+    intro = "kiln ran the tests before you started:\n" + shown
     # The request last, right before the reply: a small model follows what it read last.
-    text = "\n\n".join([context, task, FIX_CALL if files else ONE_CALL])
-    return Briefing(text, context, failure, found, digest)
+    context = "\n\n".join([intro, *files, asked])
+    text = "\n\n".join([context, FIX_CALL if files else ONE_CALL])
+    return Briefing(text, context, failure, found, digest, task, documents)
+
+
+def _reader(sandbox: Sandbox) -> Read:
+    async def read(path: str) -> str:
+        return (await read_texts(sandbox, [path]))[path]
+
+    return read
 
 
 async def _definitions_quoted(
-    sandbox: Sandbox, index: RepoIndex, digest: TestDigest, tests: dict[str, str], failure: str
+    sandbox: Sandbox,
+    index: RepoIndex,
+    digest: TestDigest,
+    tests: dict[str, str],
+    failure: str,
+    budget: int = MAX_TOTAL_CHARS,
 ) -> tuple[list[str], tuple[Suspect, ...]]:
     """The definitions the failing tests use (and what those call), quoted: a small file
     whole, a big one by the definitions' lines, with their line numbers in the heading;
@@ -201,7 +240,7 @@ async def _definitions_quoted(
     for item in found:
         if item.path not in texts:
             read(item.path)
-    return _quote_found(found, texts), tuple(suspects(found, texts, failure))
+    return _quote_found(found, texts, budget), tuple(suspects(found, texts, failure))
 
 
 def _quote_found(
@@ -225,3 +264,19 @@ def _quote_found(
         budget -= len(block)
         blocks.append(block)
     return blocks
+
+
+def with_task(messages: list[Message], task: str) -> list[Message]:
+    """`messages` as they are when one of them holds `task` word for word; else with the
+    task put at the head of the first user message, right after the system prompt: a
+    request kiln builds of its own (a summary of the newest steps) still carries the
+    person's words, where every request of its kind shares them."""
+    if not task or any(task in m.content for m in messages):
+        return messages
+    head = f"The task:\n{task}"
+    for index, message in enumerate(messages):
+        if message.role == "user":
+            changed = replace(message, content=f"{head}\n\n{message.content}")
+            return [*messages[:index], changed, *messages[index + 1 :]]
+    system = next((i for i, m in enumerate(messages) if m.role != "system"), len(messages))
+    return [*messages[:system], Message("user", head), *messages[system:]]

@@ -62,10 +62,11 @@ def suspects(found: list[Found], texts: dict[str, str], failure: str) -> list[Su
 
 
 def rewrite_request(context: str, failure: str, suspect: Suspect) -> list[Message]:
-    """What the model is shown: the failure and the code around it first (the same for
-    every suspect, so the server's prompt cache holds it), then the one function and,
-    right under it, the failing lines that bear on it: a small model heeds what it read
-    last."""
+    """What the model is shown: the briefing's `context` first (the failure, the code
+    around it, the task's documents and the task as the person gave it: the same for every
+    suspect and every sample, so the server's prompt cache holds it), then the one
+    function whole, its docstring with it, and right under it the failing lines that bear
+    on it: a small model heeds what it read last."""
     fence = "```" + suspect.language
     seen = evidence(failure, suspect.name)
     ask = (

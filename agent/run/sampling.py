@@ -1,5 +1,5 @@
-"""A request of kiln's own (a summary, a candidate fix): metered and stored like any other,
-and never the end of the run when it fails."""
+"""A request of kiln's own (a rewrite, a candidate fix, a summary): metered and stored like
+any other, never the end of the run when it fails, and carrying the person's task."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import contextlib
 from agent.errors import ModelError
 from agent.events import UsageUpdated
 from agent.llm.base import Completion, Message, ToolSpec
+from agent.prompts.briefing import with_task
 from agent.run.core import Run
 
 
@@ -21,8 +22,14 @@ async def ask_once(
     fast: bool = False,
 ) -> Completion | None:
     """The model's completed reply, or None if the request failed after its retries.
-    `fast`: the fast model answers, where one is configured."""
+    `fast`: the fast model answers, where one is configured.
+
+    The run's task goes with every request: where `messages` do not hold it word for word
+    (a summary of the newest steps only), it is put at the head of their first user
+    message. Requests outside a task (a review's) have no instructions and go unchanged."""
     deps = run.deps
+    asked = run.conversation.instructions
+    messages = with_task(messages, asked[-1] if asked else "")
     helper = deps.fast if fast else None
     client = helper.client if helper else deps.client
     pricing = helper.pricing if helper else None
