@@ -1,8 +1,8 @@
 """Part of a rewrite: the model's fix with only some of its changes, judged by the tests.
 
 A small model asked to rewrite a function often makes the change that fixes it and one
-more that breaks something else: `f"{hours}:{rest}"` becomes `f"{hours:02}:{rest:02}"`
-when only the minutes wanted padding. The tests fail and the fix is lost. So each change
+more that breaks something else: it pads two fields of a formatted text when only one
+wanted padding. The tests fail and the fix is lost. So each change
 of a failing rewrite (a run of tokens it put in place of others) is tried alone on the
 function as it was, and the rewrite without it, as delta debugging does: the tests say
 which part was the fix. Each costs a test run and no request.

@@ -4,9 +4,9 @@ A big model reads around on its own. A small one (a few billion parameters; `sma
 in its profile) tends to guess what a file contains instead of reading it, and after its
 own edit it still "sees" the code of the first message, so its next old_text does not
 match, or it fixes a line that is gone. The small-model policy therefore gives it a short
-system prompt with one worked example, the failing tests and the code involved in the
-first message, a nudge that names a real file, and after an edit that leaves tests
-failing, the files it changed as they are now.
+system prompt with one worked example; the failing tests, the code involved, the task's
+documents and the task in the first message; a nudge that names a real file; and after an
+edit that leaves tests failing, the files it changed as they are now.
 
 Tried and dropped: undoing an edit that made fewer tests pass. At a low temperature the
 1.5B model then got nearly the same conversation again and repeated its first wrong edit

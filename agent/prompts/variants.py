@@ -8,7 +8,7 @@ after the model's own rewrites; the tests decide, and the person sees the one-li
 
 The same goes for a test backwards (`if not (...)`), an index from the wrong end
 (`[0]`/`[-1]`), `=` for `+=`, and a text left unnormalised (`.lower()`, `.strip()`). A
-missing empty case is as common and as mechanical: `if not values: return None` at the
+missing empty case is as common and as mechanical: `if not ARG: return None` at the
 top of a Python function, for each argument and each usual empty answer, is tried too.
 Rarer, so tried after all of those: a line too many (removed), and one local name used
 where another was meant.
@@ -113,7 +113,7 @@ _SKIP = re.compile(r"\s*(#|//|/\*|\*|\"\"\"|'''|def |async def |function |class 
 _CONSTANT = re.compile(
     r"^(?:export\s+)?(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w*)\s*(?::[^=]+)?=\s*\S"
 )
-# `    RATE = 3` in a class body: upper case, so no local of a function
+# `    NAME = 3` in a class body: upper case, so no local of a function
 _CLASS_CONSTANT = re.compile(r"^\s+(?:static\s+)?([A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=\s*\S")
 MAX_TABLE_LINES = 40
 
@@ -201,7 +201,8 @@ def line_variants(line: str, language: str = "python") -> list[str]:
         if tested and not tested.group(2).startswith(("not ", "!")):
             head, test, tail = tested.groups()
             add(head + negated.format(test) + tail)
-    for match in _INT.finditer(code):  # in strings too: `-{3,}` in a pattern is a bug like 3
+    # In strings too: a count inside a regular expression is off by one as often as any.
+    for match in _INT.finditer(code):
         value = int(match.group())
         for other in (value + 1, value - 1):
             if other >= 0:
@@ -216,7 +217,7 @@ def line_variants(line: str, language: str = "python") -> list[str]:
         for tail in (" - 1", " + 1"):
             add(f"{head}({expression}){tail}{end}")
     valued = returned or _ASSIGNMENT.match(code)
-    if valued:  # a value a text may need normalised: `name = key[4:]` -> `...[4:].lower()`
+    if valued:  # a value that may need normalising: a slice or a name gets `.lower()` etc.
         head, expression, end = valued.groups()
         if _PLAIN.fullmatch(expression) and not _NOT_TEXT.match(expression):
             for call in _NORMALISED.get(language, ()):
@@ -274,10 +275,10 @@ def guards(suspect: Suspect) -> list[tuple[str, str]]:
 
 
 def constants(suspects: list[Suspect], texts: dict[str, str]) -> list[Suspect]:
-    """Module-level constants the suspects read (`MULTIPLIER = 3`) and a class's own (`RATE
-    = 3` in its body), each as a suspect of its own right after the first suspect that
-    reads it; tables over several lines (`RATES = {`) after all of them, as they have many
-    lines to vary and a bug in one is rarer."""
+    """Module-level constants the suspects read (an upper-case name bound to a number) and
+    a class's own (the same in its body), each as a suspect of its own right after the
+    first suspect that reads it; tables over several lines (a dict or list literal) after
+    all of them, as they have many lines to vary and a bug in one is rarer."""
     placed: list[Suspect] = []
     tables: list[Suspect] = []
     taken: set[tuple[str, int]] = set()
@@ -299,7 +300,7 @@ def constants(suspects: list[Suspect], texts: dict[str, str]) -> list[Suspect]:
 
 def _table_end(lines: list[str], number: int) -> int:
     """The last line of the constant that starts on line `number`: itself, or for a table
-    over several lines (`RATES = {`), the line that closes it at the same indent; 0 for a
+    over several lines (`NAME = {`), the line that closes it at the same indent; 0 for a
     table too long to be one constant's bug."""
     line = lines[number - 1]
     closer = {"(": ")", "[": "]", "{": "}"}.get(line.rstrip()[-1:])

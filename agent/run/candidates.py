@@ -1,11 +1,13 @@
 """Test-verified candidates: when a small model's fix fails, let the tests pick a better one.
 
 The same request that produced the failing edit is sent again K times at a higher
-temperature. Each reply's edit is applied on the workspace as it was before the failing
-edit (restored from its checkpoint), and the tests run on it. The best candidate is kept:
-all tests pass, else the most passing, then the smallest change. A candidate that edits a
-test file is never chosen. If none beats the model's own edit, the workspace goes back to
-that edit. The test suite, not the model, is the judge.
+temperature: the conversation up to that edit, the person's task in it (sampling.py puts
+it in should a compaction ever have left it out). Each reply's edit is applied on the
+workspace as it was before the failing edit (restored from its checkpoint), and the
+tests run on it. The best candidate is kept: all tests pass, else the most passing, then
+the smallest change. A candidate that edits a test file is never chosen. If none beats
+the model's own edit, the workspace goes back to that edit. The test suite, not the
+model, is the judge.
 """
 
 from __future__ import annotations

@@ -3,16 +3,17 @@
 Before the first request of a run whose tests fail, kiln runs the failing tests once
 under a tracer, so the functions they ran join the suspects (agent/prompts/localise.py).
 It asks the small model to rewrite each suspect (agent/prompts/rewrite.py), one at a
-time, at temperature 0. Then it tries its own one-token variants of the suspects and of
-the constants they read (agent/prompts/variants.py), taking turns with sampled rewrites
-(up to twice the profile's candidate count): between two sampled rewrites, variants run
-for as long as the rewrite before them took. A failing rewrite's changes are tried one
-at a time and left out one at a time first (agent/prompts/partial.py), and a rewrite
-that came closer has its own variants tried next. Each candidate is put in place of its
-function on the workspace as it was, and the tests run. The first that makes them all
-pass is kept and the run is done; the tests, not the model, said so. If none does, the
-workspace goes back as it was and the usual loop starts, with its own candidates after a
-failing fix.
+time, at temperature 0; each request, sampled ones too, starts with the briefing's
+context, which ends with the task's documents and the person's task, word for word.
+Then it tries its own one-token variants of the suspects and of the constants they read
+(agent/prompts/variants.py), taking turns with sampled rewrites (up to twice the
+profile's candidate count): between two sampled rewrites, variants run for as long as
+the rewrite before them took. A failing rewrite's changes are tried one at a time and
+left out one at a time first (agent/prompts/partial.py), and a rewrite that came closer
+has its own variants tried next. Each candidate is put in place of its function on the
+workspace as it was, and the tests run. The first that makes them all pass is kept and
+the run is done; the tests, not the model, said so. If none does, the workspace goes
+back as it was and the usual loop starts, with its own candidates after a failing fix.
 """
 
 from __future__ import annotations
