@@ -231,6 +231,9 @@ class KilnApp(App[int]):
             return None
         side.set_sandbox(f"ready · {session.backend}")
         self.meter_state.backend = session.backend  # the meter flags a sandbox without limits
+        # The model the session resolved (the embedded one, a server found running): named
+        # now, not at the first request, which is when its SessionStarted is sent.
+        self.meter_state.model = session.profile.model or self.meter_state.model
         self.main.redraw_meter_now()
         for note in session.start_notes:
             await self.main.transcript.note(note, "warning")
