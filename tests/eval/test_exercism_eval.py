@@ -131,3 +131,22 @@ def test_an_unknown_name_in_only_is_one_sentence(tmp_path: Path) -> None:
     )
     assert done.returncode != 0 and "no task named nosuch" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_compare_agents_runs_kiln_on_exercises_in_its_table(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    """The comparison script's kiln column: the same trial and judge as `kiln eval`."""
+    exercises = _write_exercises(tmp_path / "practice")
+    script = Path(__file__).resolve().parents[2] / "bench" / "compare_agents.py"
+    with ScriptedServer(TURNS[:3]) as server:
+        done = subprocess.run(
+            [sys.executable, str(script), "kiln", str(exercises), "--only", "tally",
+             "--base-url", server.base_url, "--model", "scripted", "--timeout", "120",
+             "--out", str(tmp_path / "cmp.jsonl")],
+            capture_output=True, text=True, timeout=300, cwd=script.parents[1],
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "practice: kiln solved 1/1 task-runs (100%)" in done.stdout
+    (record,) = [json.loads(line) for line in (tmp_path / "cmp.jsonl").read_text().splitlines()]
+    assert (record["agent"], record["task"], record["solved"]) == ("kiln", "tally", True)
