@@ -1,7 +1,8 @@
 """Must hold: every request kiln makes for a task (rewrites, sampled rewrites, the loop's
 requests, candidates after a failing fix) carries the person's task word for word, as the
-store keeps it; and the documents the repository holds for the task (an instructions
-file in `.docs/`) go with the rewrite requests too."""
+store keeps it, also when the window fills and kiln summarises; the documents the
+repository holds for the task (an instructions file in `.docs/`) go with the rewrite
+requests too; and where a prompt must be short, the code is cut, never the task."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from agent.approval import Mode
-from agent.events import CandidatesTried, Finished
+from agent.events import CandidatesTried, Compacted, Finished
 from agent.llm.base import Message, ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
 from agent.prompts.briefing import brief, with_task
+from agent.prompts.compaction import SUMMARY_PROMPT
 from agent.prompts.documents import documents, named_documents, readme_section
 from agent.prompts.rewrite import SYSTEM as REWRITE_SYSTEM
 from agent.session import Session
@@ -52,6 +54,7 @@ def edit(old: str, new: str) -> dict[str, Any]:
     return {"tool_calls": [{"name": "edit_file", "arguments": arguments}]}
 
 
+FIX = ("return 3 * kilograms", "return 2 * kilograms + 1 if kilograms else 0")
 WRONG = "return 3 * kilograms if kilograms < 9 else 0"  # as wrong as before
 SCRIPT = [
     block("def postage(kilograms):\n    return 2 * kilograms\n"),  # the greedy rewrite
@@ -162,3 +165,41 @@ def test_a_request_without_the_task_gets_it_after_the_system_prompt() -> None:
     holding = [Message("system", "s"), Message("user", "x Fix the dates. y")]
     assert with_task(holding, "Fix the dates.") is holding  # already there: unchanged
     assert with_task(summary, "") is summary  # no task (a review): unchanged
+
+
+async def test_a_run_whose_window_fills_keeps_the_task_in_summaries_and_turns(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    filler = "# a long module the model reads, to fill the window\n" + "x = 1\n" * 600
+    files = {**PARCELS, **{f"big{n}.py": filler for n in range(5)}}
+    repo = make_git_repo(tmp_path / "repo", files)
+    # Longer than the part of an old message a summary shows: the summary request has to
+    # be given the task, it cannot count on quoting it.
+    task = TASK + " Some background on the parcels and why they matter." * 40
+    reads = [
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": f"big{n}.py"}}]}
+        for n in range(5)
+    ]
+    done = {"tool_calls": [{"name": "finish", "arguments": {"summary": "read"}}]}
+    # Summaries are served from the script too and take turns of it: the fix and finish
+    # come four times, so one of each reaches the loop whichever turns the summaries took.
+    script = {"context_window": 6000, "turns": [*reads, *[edit(*FIX), done] * 4]}
+    with ScriptedServer(script) as server:
+        profile = ModelProfile(
+            base_url=server.base_url, model="m", small_model=True, candidates=0, max_retries=0
+        )
+        session = Session(
+            load_settings(repo, env={}), repo, ScriptedPerson(), Mode.FULL_AUTO,
+            client=OpenAICompatClient(profile, backoff_base_s=0.01),
+        )  # fmt: skip
+        try:
+            events = [e async for e in session.run(task)]
+        finally:
+            await session.close()
+    assert isinstance(events[-1], Finished) and events[-1].status == "done"
+    assert any(isinstance(e, Compacted) and e.tier == 2 for e in events)
+    exchanges = Store().exchanges(session.session_id)
+    summaries = [x for x in exchanges if x["messages"][0]["content"] == SUMMARY_PROMPT]
+    assert summaries  # kiln's own request, which shows the newest steps only
+    texts = ["\n".join(m["content"] or "" for m in x["messages"]) for x in exchanges]
+    assert [n for n, text in enumerate(texts, 1) if task not in text] == []
