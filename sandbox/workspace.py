@@ -110,10 +110,16 @@ def prepare_overlay(repo: Path, layout: Layout) -> bool:
     _copy_attrs(repo, layout.upper)
     if os.geteuid() != 0:
         return False
+    hidden: set[str] = set()
     for rel in ignored_paths(repo):
         rel = rel.rstrip("/")
         if not rel or rel == ".git" or rel.startswith(".git/"):
             continue
+        # A folder with its own .gitignore (pytest's cache) is listed, then its files:
+        # the folder's whiteout hides them already, and nothing can be made under it.
+        if any(parent.as_posix() in hidden for parent in Path(rel).parents):
+            continue
+        hidden.add(rel)
         target = layout.upper / rel
         _make_parents(repo, layout.upper, Path(rel).parent)
         # A 0/0 character device is overlayfs's whiteout: the lower entry is hidden.

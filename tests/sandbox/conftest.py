@@ -52,6 +52,10 @@ def repo(tmp_path: Path) -> Path:
     (path / ".env").write_text("OPENAI_API_KEY=sk-from-dotenv\n")
     (path / "build").mkdir()
     (path / "build" / "out.o").write_bytes(b"\x7fELF")
+    # pytest's cache ignores itself with its own .gitignore: git lists the folder, then its files.
+    (path / ".pytest_cache" / "v").mkdir(parents=True)
+    (path / ".pytest_cache" / ".gitignore").write_text("*\n")
+    (path / ".pytest_cache" / "v" / "lastfailed").write_text("{}\n")
     return path
 
 

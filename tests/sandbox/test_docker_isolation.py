@@ -62,6 +62,7 @@ async def test_kiln_secrets_and_ignored_files_are_not_visible(
     names = set(result.output.split())
     assert {"src", "notes.txt", "README.md", ".git"} <= names  # untracked + .git visible
     assert ".env" not in names and "build" not in names  # ignored: hidden
+    assert ".pytest_cache" not in names  # ignored by its own .gitignore: hidden too
     assert "sk-from-dotenv" not in (await sandbox.exec("grep -r sk-from . || true")).output
 
 
