@@ -360,8 +360,7 @@ async def _conclude(
     err: TextIO,
 ) -> int:
     shape = session.last_run.shape if session.last_run else TaskShape.CHANGE
-    if shape is not TaskShape.QUESTION:  # an answer waits for no tests: what ran, ran
-        await session.wait_baseline()
+    await session.wait_baseline()  # the session's, started with it: tests_before says it
     diff = await session.diff()
     patch_failure = _write_patch_out(args.patch_out, diff)
     applied: list[str] = []

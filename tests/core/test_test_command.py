@@ -59,7 +59,9 @@ async def test_the_command_the_task_names_is_the_one_that_runs(
 
 async def test_no_runnable_command_is_one_sentence(docker_ready: None, tmp_path: Path) -> None:
     repo = make_git_repo(tmp_path / "r", {"main.go": "package main\n", "go.mod": "module m\n"})
-    events, session, _ = await run_scripted(repo, FINISH, mode=Mode.AUTO_EDIT)
+    note = {"name": "write_file", "arguments": {"path": "NOTES.md", "content": "looked\n"}}
+    script = [{"tool_calls": [note]}, *FINISH]  # a change: finish with none is refused
+    events, session, _ = await run_scripted(repo, script, mode=Mode.AUTO_EDIT)
     notes = [e.message for e in events if isinstance(e, Notice)]
     assert any("`go test ./...` cannot run in the sandbox" in n for n in notes), notes
     assert session.test_command == "" and not [e for e in events if isinstance(e, ev.TestsRan)]

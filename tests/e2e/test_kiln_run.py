@@ -158,14 +158,15 @@ def test_limits_exit_3_and_still_failing_tests_exit_1(docker_ready: None, repo: 
 
 def test_no_tests_and_nothing_changed_is_not_a_success(docker_ready: None, tmp_path: Path) -> None:
     untested = make_git_repo(tmp_path / "untested", {"notes.txt": "nothing to run here\n"})
-    finish = [{"tool_calls": [{"name": "finish", "arguments": {"summary": "all good"}}]}]
-    with ScriptedServer(finish) as server:
+    # The model says it is done, again and again: refused each time, then the run fails.
+    claim = {"tool_calls": [{"name": "finish", "arguments": {"summary": "all good"}}]}
+    with ScriptedServer({"loop": True, "turns": [claim]}) as server:
         done = kiln("run", "fix it", "--repo", str(untested), "--base-url", server.base_url,
                     "--model", "m", "--output-format", "json")  # fmt: skip
     result = json.loads(done.stdout)
     assert result["tests_after"] is None and result["files_changed"] == []
     assert done.returncode == 1 and result["exit_code"] == 1
-    assert "nothing changed and no tests ran" in done.stderr
+    assert result["stop_reason"] == "nothing_changed" and "all good" in result["summary"]
 
 
 def test_model_server_down_exits_6_in_one_sentence(docker_ready: None, repo: Path) -> None:

@@ -78,10 +78,12 @@ def wheel_repo(root: Path) -> Path:
 
 
 def kiln_run(repo: Path, turns: list[dict[str, object]], *extra: str) -> tuple[dict, str, int]:
-    """(the result object, stderr and every notice joined, exit code)."""
+    """(the result object, stderr and every notice joined, exit code). A script that changes
+    nothing is asked a question: a change finished with nothing changed is no success."""
+    task = "What does this repository hold?" if turns is NOTHING else "make quadruple right"
     with ScriptedServer(turns) as server:
         done = subprocess.run(
-            [KILN, "run", "make quadruple right", "--repo", str(repo), "--approval", "full-auto",
+            [KILN, "run", task, "--repo", str(repo), "--approval", "full-auto",
              "--output-format", "stream-json", "--base-url", server.base_url, "--model", "m",
              *extra],
             capture_output=True, text=True, timeout=600,
