@@ -15,9 +15,6 @@ import re
 
 from agent.llm.base import Message
 
-# Files people keep a task's description in, read when the task does not quote them.
-DOCUMENTS = (".docs/introduction.md", ".docs/instructions.md", ".docs/instructions.append.md",
-             "INSTRUCTIONS.md")  # fmt: skip
 MAX_STUB_BYTES = 20_000  # a module this size is a stub to fill in, not a project to rewrite
 MAX_TESTS_CHARS = 7_000  # what the tests may take of a request; the task is never cut
 MAX_FAILURE_CHARS = 2_500
@@ -25,8 +22,9 @@ MAX_FAILURE_CHARS = 2_500
 SYSTEM = (
     "You are an expert Python programmer. You implement a module completely, so that its "
     "tests pass. Keep every name the stub defines (functions, classes, methods, "
-    "arguments): the tests import them. Use only the standard library. Reply with the "
-    "complete module in one ```python fenced block and nothing else."
+    "arguments): the tests import them. Use only the standard library. Write no comments "
+    "or docstrings. Reply with the complete module in one ```python fenced block and "
+    "nothing else."
 )
 _FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
 
@@ -59,16 +57,6 @@ def stubbed_names(source: str) -> list[str]:
         for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _trivial(node.body)
     ]
-
-
-def documents_missing_from(task: str, texts: dict[str, str]) -> str:
-    """The task's documents the task does not quote already, each under its name."""
-    parts = []
-    for path in DOCUMENTS:
-        text = texts.get(path, "").strip()
-        if text and text[:200] not in task:
-            parts.append(f"{path}:\n{text}")
-    return "\n\n".join(parts)
 
 
 def _cut(text: str, most: int, what: str) -> str:

@@ -7,7 +7,8 @@ no bug to localise and nothing worth mutating. kiln asks the model for the whole
 and the best module so far handed back with the tests it still fails. Each candidate is
 written over the stub and the tests run; the first that passes them all is kept and the
 run is done. When the time share runs out, the candidate that passed the most tests stays
-in place (if it beat the stub) and the usual loop goes on from there.
+in place (if it beat the stub) and is briefed as code to repair: the rewrites and kiln's
+one-token variants of its functions come next (agent/run/rewrites.py), then the loop.
 """
 
 from __future__ import annotations
@@ -27,11 +28,9 @@ from agent.events import (
     StopReason,
 )
 from agent.llm.base import Message
-from agent.prompts.briefing import is_test_file, read_texts
+from agent.prompts.briefing import brief, is_test_file, read_texts
 from agent.prompts.implement import (
-    DOCUMENTS,
     MAX_STUB_BYTES,
-    documents_missing_from,
     implement_request,
     improve_request,
     module_from_reply,
@@ -45,8 +44,9 @@ from agent.run.stops import Stop
 from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
 
-# Of the run's wall clock, what implementing may take; the loop gets the rest.
-WALL_CLOCK_SHARE = 0.9
+# Of the run's wall clock, what implementing may take: the closest module's repair by
+# rewrites and kiln's variants gets the rest of the first try's share, the loop the end.
+WALL_CLOCK_SHARE = 0.5
 MAX_TESTS_SHOWN = 2
 REPLY_TOKENS_PER_STUB_BYTE = 1.0  # a module grows well past its stub: room for that
 MIN_REPLY_TOKENS, MAX_REPLY_TOKENS = 1024, 3072
@@ -72,15 +72,16 @@ class _Best:
 
 
 async def implement_first(run: Run, task: str) -> bool:
-    """Implement the repository's stub, if the run starts on one; True when this path was
-    taken (the rewrites of a small model's first try are then left out: a stub has nothing
-    to mutate). Raises Stop(DONE) when a module passes the tests."""
+    """Implement the repository's stub, if the run starts on one. Raises Stop(DONE) when a
+    module passes the tests. Returns True when the rewrites of a small model's first try
+    are to be left out (a stub has nothing to mutate); False when there was no stub, or
+    when the closest module is in place and briefed: its functions are code to repair."""
     plan = run.deps.policy.briefing
     if plan is None or plan.baseline is None or plan.baseline.ok:
         return False
     if not run.tool_context.test_command or not candidates_allowed(run):
         return False
-    stub = await find_stub(run, task)
+    stub = await find_stub(run, plan.documents)
     if stub is None:
         return False
     run.deps.policy.briefing = None  # taken: the rewrites would only mutate the stub
@@ -94,24 +95,27 @@ async def implement_first(run: Run, task: str) -> bool:
     if best.report is not None and best.report.ok:
         await _keep(run, stub, best, tried)
     run.emit(CandidatesTried(tried, 0, "", rewrites=True))
-    if best.report is not None and best.report.passed > plan.baseline.passed:
-        await _write(run, stub.path, best.module)  # the loop goes on from the closest one
-        record_tests(run, best.report)
-        run.deps.last_diff = await run.sandbox.diff()
-        run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
-    else:
+    if best.report is None or best.report.passed <= plan.baseline.passed:
         await run.sandbox.restore(base)
-    return True
+        return True
+    await _write(run, stub.path, best.module)  # the closest one: what is left is a repair
+    record_tests(run, best.report)
+    run.deps.last_diff = await run.sandbox.diff()
+    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    # Briefed from the sandbox (no index: the repository still holds the stub), so the
+    # rewrites and kiln's variants take the module's functions the failing tests run.
+    run.deps.policy.briefing = await brief(task, best.report, run.sandbox)
+    return False
 
 
-async def find_stub(run: Run, task: str) -> Stub | None:
+async def find_stub(run: Run, documents: str) -> Stub | None:
     """The repository's stub module that failing tests import (the smallest such stub
     first), with those tests and the task's documents; None when there is none."""
     listing = await run.sandbox.exec("git ls-files", timeout=30)
     files = listing.output.split("\n") if listing.ok else []
     code = [p for p in files if p.endswith(".py") and not is_test_file(p)]
     tests = [p for p in files if p.endswith(".py") and is_test_file(p)]
-    texts = await read_texts(run.sandbox, code + tests + [d for d in DOCUMENTS if d in files])
+    texts = await read_texts(run.sandbox, code + tests)
     stubs = [
         (len(texts[p]), p)
         for p in code
@@ -121,7 +125,6 @@ async def find_stub(run: Run, task: str) -> Stub | None:
         importing = {t: texts[t] for t in tests if _imports(texts[t], path)}
         if importing:
             shown = dict(list(importing.items())[:MAX_TESTS_SHOWN])
-            documents = documents_missing_from(task, texts)
             return Stub(path, texts[path], tuple(stubbed_names(texts[path])), shown, documents)
     return None
 

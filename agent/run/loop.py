@@ -44,6 +44,7 @@ from agent.run.checks import (
 )
 from agent.run.core import Emit, LoopDeps, Run
 from agent.run.implement import implement_first
+from agent.run.reproduce import reproduce_first
 from agent.run.rewrites import rewrite_first
 from agent.run.state import RunState
 from agent.run.stops import Stop, limit_stop, status_for
@@ -89,10 +90,12 @@ async def _until_stopped(run: Run) -> Stop:
     wall_clock = asyncio.timeout(None if deadline is None else deadline - time.monotonic())
     try:
         async with wall_clock:
-            # A small model's first try, where the tests fail: a stub is implemented whole,
-            # other code has its suspect functions rewritten.
+            # A small model's first try: a request with no failing test gets one first;
+            # then a stub is implemented whole, other code has its suspects rewritten.
             asked = run.conversation.instructions
-            if not await implement_first(run, asked[-1] if asked else ""):
+            words = asked[-1] if asked else ""
+            await reproduce_first(run, words, wanted=run.state.shape is TaskShape.CHANGE)
+            if not await implement_first(run, words):
                 await rewrite_first(run)
             while True:
                 await _step(run)
