@@ -96,21 +96,35 @@ def _latest_plan(history: list[Message]) -> str:
 
 
 def _cut_longest(run: Run) -> None:
-    """The last resort: halve the longest messages until the request fits."""
+    """The last resort: halve the longest messages until the request fits; a message that
+    holds the person's task keeps it word for word, and only the rest is halved."""
     conversation, window = run.conversation, run.deps.window
     specs = tools.specs(run.deps.tool_context)
+    task = conversation.instructions[-1] if conversation.instructions else ""
     for _ in range(40):
         if window.estimate(conversation.messages(), specs) <= window.room:
             return
         history = conversation.history
-        longest = max(range(len(history)), key=lambda i: len(history[i].content))
+        longest = max(range(len(history)), key=lambda i: _cuttable(history[i].content, task))
         message = history[longest]
-        if len(message.content) < 200:
+        if _cuttable(message.content, task) < 200:
             return  # nothing left worth cutting
-        text, _ = truncate(message.content, len(message.content) // 2)
+        text = _halved(message.content, task)
         history[longest] = Message(
             message.role, text, message.tool_calls, message.tool_call_id, message.name
         )
+
+
+def _cuttable(content: str, task: str) -> int:
+    return len(content) - (len(task) if task and task in content else 0)
+
+
+def _halved(content: str, task: str) -> str:
+    if not task or task not in content:
+        return truncate(content, len(content) // 2)[0]
+    rest = content.replace(task, "", 1)
+    cut, _ = truncate(rest, len(rest) // 2)
+    return f"The task:\n{task}\n\n{cut}"
 
 
 def calibrate(run: Run, sent: list[Message], completion: Completion) -> None:
