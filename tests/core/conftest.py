@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -133,3 +134,22 @@ async def run_scripted(
         finally:
             await session.close()
     return events, session, server
+
+
+@contextlib.asynccontextmanager
+async def small_model_session(
+    repo: Path, server: ScriptedServer, candidates: int = 3
+) -> AsyncIterator[Session]:
+    """A full-auto session on `repo` whose model is `server` as a small model, closed after."""
+    profile = ModelProfile(
+        base_url=server.base_url, model="m", small_model=True, candidates=candidates,
+        max_retries=0,
+    )  # fmt: skip
+    session = Session(
+        load_settings(repo, env={}), repo, ScriptedPerson(), Mode.FULL_AUTO,
+        client=OpenAICompatClient(profile, backoff_base_s=0.01),
+    )  # fmt: skip
+    try:
+        yield session
+    finally:
+        await session.close()

@@ -10,19 +10,14 @@ from typing import Any
 
 import pytest
 
-from agent.approval import Mode
 from agent.context.retrieval import Found
 from agent.events import CandidatesTried, Finished
-from agent.llm.base import ModelProfile
-from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
 from agent.present import candidates_line
 from agent.prompts.imports import stdlib_imports_added
 from agent.prompts.rewrite import Suspect, evidence, rewritten, suspects
-from agent.session import Session
-from agent.settings.config import load_settings
 from tests.conftest import make_git_repo
-from tests.core.conftest import ScriptedPerson
+from tests.core.conftest import small_model_session
 
 # The usual layout: the package re-exports; the tested function is right, what it calls is
 # not, and in a way no one-token variant of kiln's own fixes: only a rewrite does.
@@ -48,18 +43,9 @@ async def _run(
     repo: Path, script: list[dict[str, Any]], task: str = "The tests fail. Fix the bug."
 ) -> tuple[list[Any], str, list[Any]]:
     with ScriptedServer(script) as server:
-        profile = ModelProfile(
-            base_url=server.base_url, model="m", small_model=True, candidates=3, max_retries=0
-        )
-        session = Session(
-            load_settings(repo, env={}), repo, ScriptedPerson(), Mode.FULL_AUTO,
-            client=OpenAICompatClient(profile, backoff_base_s=0.01),
-        )  # fmt: skip
-        try:
+        async with small_model_session(repo, server) as session:
             events = [e async for e in session.run(task)]
             diff = await session.diff()
-        finally:
-            await session.close()
         return events, diff, list(server.chat_requests)
 
 

@@ -9,22 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agent.approval import Mode
 from agent.events import CandidatesTried, Compacted, Finished
-from agent.llm.base import Message, ModelProfile
-from agent.llm.openai_compat import OpenAICompatClient
+from agent.llm.base import Message
 from agent.llm.scripted.server import ScriptedServer
 from agent.prompts.briefing import brief, with_task
 from agent.prompts.compaction import SUMMARY_PROMPT
 from agent.prompts.documents import documents, named_documents, readme_section
 from agent.prompts.rewrite import SYSTEM as REWRITE_SYSTEM
-from agent.session import Session
-from agent.settings.config import load_settings
 from agent.store.db import Store
 from agent.tools.shell import run_test_command
 from sandbox.base import Sandbox
 from tests.conftest import make_git_repo
-from tests.core.conftest import ScriptedPerson, tool_context
+from tests.core.conftest import small_model_session, tool_context
 
 # The rules are only in the instructions file: the task points at them without saying them.
 RULES = (
@@ -72,17 +68,8 @@ async def test_every_stored_request_of_a_small_model_run_holds_the_task(
 ) -> None:
     repo = make_git_repo(tmp_path / "repo", PARCELS)
     with ScriptedServer(SCRIPT) as server:
-        profile = ModelProfile(
-            base_url=server.base_url, model="m", small_model=True, candidates=2, max_retries=0
-        )
-        session = Session(
-            load_settings(repo, env={}), repo, ScriptedPerson(), Mode.FULL_AUTO,
-            client=OpenAICompatClient(profile, backoff_base_s=0.01),
-        )  # fmt: skip
-        try:
+        async with small_model_session(repo, server, candidates=2) as session:
             events = [e async for e in session.run(TASK)]
-        finally:
-            await session.close()
         sent = len(server.chat_requests)
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.status == "done"
@@ -185,17 +172,8 @@ async def test_a_run_whose_window_fills_keeps_the_task_in_summaries_and_turns(
     # come four times, so one of each reaches the loop whichever turns the summaries took.
     script = {"context_window": 6000, "turns": [*reads, *[edit(*FIX), done] * 4]}
     with ScriptedServer(script) as server:
-        profile = ModelProfile(
-            base_url=server.base_url, model="m", small_model=True, candidates=0, max_retries=0
-        )
-        session = Session(
-            load_settings(repo, env={}), repo, ScriptedPerson(), Mode.FULL_AUTO,
-            client=OpenAICompatClient(profile, backoff_base_s=0.01),
-        )  # fmt: skip
-        try:
+        async with small_model_session(repo, server, candidates=0) as session:
             events = [e async for e in session.run(task)]
-        finally:
-            await session.close()
     assert isinstance(events[-1], Finished) and events[-1].status == "done"
     assert any(isinstance(e, Compacted) and e.tier == 2 for e in events)
     exchanges = Store().exchanges(session.session_id)
