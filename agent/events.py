@@ -51,6 +51,16 @@ class TaskShape(enum.StrEnum):
     QUESTION = "question"  # about the code: the answer is the result, nothing to change
 
 
+class CandidateKind(enum.StrEnum):
+    """Which strategy of the repair engine (agent/repair/) made a candidate."""
+
+    REWRITE = "rewrite"  # the model's rewrite of one suspect function
+    VARIANT = "variant"  # kiln's own one-token change of a suspect or of a rewrite
+    PART_OF_REWRITE = "part_of_rewrite"  # some of the changes of a rewrite that failed whole
+    MODULE = "module"  # a stub implemented whole by the model
+    SAMPLED_EDIT = "sampled_edit"  # an edit sampled again after the model's own failed
+
+
 class PlanStatus(enum.StrEnum):
     PENDING = "pending"
     IN_PROGRESS = "in_progress"
@@ -235,15 +245,21 @@ class Compacted(Event):
 
 @dataclass(frozen=True)
 class CandidatesTried(Event):
-    """kiln sampled fixes and let the tests judge them: other edits after a failing one
-    (agent/run/candidates.py), or rewrites before the first (agent/run/rewrites.py)."""
+    """kiln tried fixes and let the tests judge them: other edits after a failing one
+    (agent/repair/candidates.py), or, before the model's first edit, rewrites and kiln's
+    variants (agent/repair/rewrites.py) or whole modules for a stub (implement.py)."""
 
     tried: int  # candidates applied and tested
     passing: int  # of those, how many passed every test
     chosen: str  # the one kept instead of the model's own edit; "" when none was better
-    rewrites: bool = False  # before the model's first edit: nothing of its own to beat
-    by_kiln: bool = False  # the one kept is kiln's own one-token variant, not a model reply
-    of_rewrite: bool = False  # ... or part of a model reply that failed whole
+    # What made the one kept; when none was, the strategy that ran (REWRITE for rewrites
+    # and variants together).
+    how: CandidateKind
+
+    @property
+    def first_try(self) -> bool:
+        """Before the model's first edit: there was nothing of its own to beat."""
+        return self.how is not CandidateKind.SAMPLED_EDIT
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ def candidates_line(event: CandidatesTried) -> str:
     """`Tried 4 fixes: 1 passes; kept edit_file calc.py: return a + b`."""
     passes = f"{event.passing} pass{'es' if event.passing == 1 else ''}"
     none = (
-        "; none kept, the model goes on" if event.rewrites else "; none beat the model's own edit"
+        "; none kept, the model goes on" if event.first_try else "; none beat the model's own edit"
     )
     kept = f"; kept {event.chosen}" if event.chosen else none
     return f"Tried {event.tried} fixes: {passes}{kept}."

@@ -33,7 +33,7 @@ from agent.llm.base import ModelClient, ModelProfile
 from agent.llm.window import served_token_count, served_window
 from agent.present import changed_paths, flag_config
 from agent.prompts.conversation import Conversation
-from agent.prompts.policy import PromptPolicy, policy_for
+from agent.prompts.policy import FirstMessage, PromptPolicy, policy_for
 from agent.prompts.rules import project_rules
 from agent.prompts.window import ANTHROPIC_WINDOW, Window
 from agent.run.core import Emit, FastModel, LoopDeps, Run
@@ -497,15 +497,15 @@ class Session:
         ]
 
         async def work() -> None:
-            prompt = task
+            first = FirstMessage(task)
             self.conversation.instructions.append(task)  # compaction keeps it word for word
             if not self.conversation.history:
                 await self._test_command_from(task)
                 sandbox = deps.tool_context.sandbox
-                prompt = await self.policy.first_message(
+                first = await self.policy.first_message(
                     task, self._baseline_digest, sandbox, deps.tool_context.repo_index
                 )
-            await drive(deps, prompt, state, self._emit)
+            await drive(deps, first.text, state, self._emit, first.briefing)
 
         async for event in self._stream(work):
             yield event

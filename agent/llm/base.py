@@ -128,7 +128,7 @@ class ModelProfile:
     # message, and shows changed files after failing tests. With tool_protocol = "text",
     # each reply is one JSON call whose shape the server is asked to enforce.
     small_model: bool = False
-    # Test-verified candidates after a failing fix (agent/run/candidates.py): how many
+    # Test-verified candidates after a failing fix (agent/repair/candidates.py): how many
     # to sample (-1: 8 for a small model, else none) and at what temperature.
     candidates: int = -1
     candidate_temperature: float = 0.8

@@ -24,7 +24,7 @@ from agent.llm.base import Message
 from agent.prompts.conversation import truncate
 from agent.prompts.documents import Read, is_document
 from agent.prompts.documents import documents as documents_for
-from agent.prompts.rewrite import Suspect, suspects
+from agent.repair.suspects import Suspect, suspects
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox, SandboxError
 

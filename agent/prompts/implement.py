@@ -15,7 +15,6 @@ import re
 
 from agent.llm.base import Message
 
-MAX_STUB_BYTES = 20_000  # a module this size is a stub to fill in, not a project to rewrite
 MAX_TESTS_CHARS = 7_000  # what the tests may take of a request; the task is never cut
 MAX_FAILURE_CHARS = 2_500
 
@@ -27,36 +26,6 @@ SYSTEM = (
     "nothing else."
 )
 _FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
-
-
-def _trivial(body: list[ast.stmt]) -> bool:
-    """A body that does nothing yet: `pass`, `...`, a docstring, `raise NotImplementedError`."""
-    for statement in body:
-        if isinstance(statement, ast.Pass):
-            continue
-        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
-            continue  # a docstring or `...`
-        if isinstance(statement, ast.Raise):
-            raised = statement.exc
-            name = raised.func if isinstance(raised, ast.Call) else raised
-            if isinstance(name, ast.Name) and name.id == "NotImplementedError":
-                continue
-        return False
-    return True
-
-
-def stubbed_names(source: str) -> list[str]:
-    """The functions and methods of `source` that are stubs, in order; [] when it has none
-    (or is not Python)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    return [
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _trivial(node.body)
-    ]
 
 
 def _cut(text: str, most: int, what: str) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from agent.context.index import RepoIndex
 from agent.events import TaskShape
@@ -34,21 +35,27 @@ Baseline = Callable[[], Awaitable[TestDigest | None]]  # waits for the tests run
 TESTS_AFTER_EDITS = "[kiln ran the tests after your edits]\n"
 
 
+@dataclass(frozen=True)
+class FirstMessage:
+    """The first message of a session's first run, and the briefing it was made from: a
+    small model's first try at a fix works from that (agent/repair/first_try.py)."""
+
+    text: str
+    briefing: Briefing | None = None
+
+
 class PromptPolicy:
     """A capable model: the task as given, a plain nudge, the test digest after edits."""
 
     name = "standard"
-    # The small model's first message, kept for the run to try rewrites from
-    # (agent/run/rewrites.py); taken once, by the first run.
-    briefing: Briefing | None = None
 
     def system_prompt(self, repo_name: str, test_command: str, stable_extra: str = "") -> str:
         return system_prompt(repo_name, test_command, stable_extra)
 
     async def first_message(
         self, task: str, baseline: Baseline, sandbox: Sandbox, index: RepoIndex | None = None
-    ) -> str:
-        return task
+    ) -> FirstMessage:
+        return FirstMessage(task)
 
     def nudge(self, last_tests: TestDigest | None) -> str:
         return NUDGE
@@ -66,13 +73,13 @@ class SmallModelPolicy(PromptPolicy):
 
     async def first_message(
         self, task: str, baseline: Baseline, sandbox: Sandbox, index: RepoIndex | None = None
-    ) -> str:
+    ) -> FirstMessage:
         if shape_of(task) is TaskShape.QUESTION:  # the answer is read, nothing is fixed
-            return await question_message(task, sandbox, index)
+            return FirstMessage(await question_message(task, sandbox, index))
         if index is not None:
             await asyncio.to_thread(index.refresh)
-        self.briefing = await brief(task, await baseline(), sandbox, index)
-        return self.briefing.text
+        briefing = await brief(task, await baseline(), sandbox, index)
+        return FirstMessage(briefing.text, briefing)
 
     def nudge(self, last_tests: TestDigest | None) -> str:
         return small_model_nudge(code_file_in(last_tests.text) if last_tests else "")

@@ -28,20 +28,6 @@ _FENCE = re.compile(r"```[\w+-]*[ \t]*\n(.*?)```", re.S)
 _WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 
 
-def new_test_path(test_files: list[str], code_files: list[str]) -> str:
-    """Where the new test goes: beside the existing tests, named after the code it checks,
-    never over a file that exists."""
-    folder = posixpath.dirname(test_files[0]) if test_files else ""
-    stem = posixpath.splitext(posixpath.basename(code_files[0]))[0] if code_files else "request"
-    taken = set(test_files)
-    for n in range(1, 100):
-        name = f"test_{stem}_requested{'' if n == 1 else n}.py"
-        path = posixpath.join(folder, name)
-        if path not in taken:
-            return path
-    return posixpath.join(folder, "test_requested.py")
-
-
 def relevant_files(task: str, texts: dict[str, str], most: int = 2) -> list[str]:
     """The code files the request is most likely about: named in it, else sharing the most
     of its words."""

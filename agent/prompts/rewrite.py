@@ -3,62 +3,23 @@
 Asked for an `edit_file` call, a small model copies `old_text` wrong, joins lines, or
 edits the line the traceback names rather than the function that computes the wrong
 value. Asked to rewrite one given function whole, it writes plain code, which is what it
-was trained on, in a few dozen tokens. kiln picks the functions (the definitions the
-failing tests use, those named in the failure first), asks for each in turn and puts the
+was trained on, in a few dozen tokens. kiln picks the functions (agent/repair/suspects.py: the
+definitions the failing tests use, those named in the failure first), asks for each in turn and puts the
 reply in place of the function itself, so nothing has to match.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 import textwrap
-from dataclasses import dataclass
 
-from agent.context.retrieval import Found
 from agent.context.tags import extract_tags
 from agent.llm.base import Message
+from agent.repair.suspects import Suspect
 
-MAX_SUSPECTS = 8  # kiln's own variants cover them all: each costs a test run, no request
-MAX_ASKED = 4  # the model is asked to rewrite the likeliest ones only
-MAX_SUSPECT_LINES = 60  # a longer definition is rewritten badly and slowly by a small model
 SYSTEM = "You are an expert programmer. You fix a bug by rewriting one function."
 _FENCE = re.compile(r"```[\w+-]*[ \t]*\n(.*?)(?:```|\Z)", re.S)
 _ERROR_LINE = re.compile(r"\s*(\w+(Error|Exception)\b|assert|Expected|expected)")
-_LANGUAGES = {".py": "python", ".js": "javascript", ".mjs": "javascript", ".ts": "typescript"}
-_LANGUAGES |= {".go": "go", ".rs": "rust", ".java": "java", ".rb": "ruby"}
-
-
-@dataclass(frozen=True)
-class Suspect:
-    """A definition that may hold the bug, as the repository has it."""
-
-    path: str
-    name: str
-    line: int
-    end_line: int
-    text: str  # its lines, exactly
-
-    @property
-    def language(self) -> str:
-        return _LANGUAGES.get(posixpath.splitext(self.path)[1], "")
-
-
-def suspects(found: list[Found], texts: dict[str, str], failure: str) -> list[Suspect]:
-    """Functions and methods among `found`, those the failure output names first."""
-    picked: list[Suspect] = []
-    for item in found:
-        lines = texts.get(item.path, "").split("\n")
-        span = item.end_line - item.line + 1
-        if item.kind == "class" or not 0 < span <= MAX_SUSPECT_LINES or item.end_line > len(lines):
-            continue
-        text = "\n".join(lines[item.line - 1 : item.end_line])
-        picked.append(Suspect(item.path, item.name, item.line, item.end_line, text))
-    named = {s.name for s in picked if re.search(rf"\b{re.escape(s.name)}\b", failure)}
-    # The failure names what the test called; the bug is as often in what that calls.
-    callees = {item.name for item in found if item.parent in named} - named
-    ranked = sorted(picked, key=lambda s: 0 if s.name in named else 1 if s.name in callees else 2)
-    return ranked[:MAX_SUSPECTS]
 
 
 def rewrite_request(context: str, failure: str, suspect: Suspect) -> list[Message]:

@@ -21,7 +21,7 @@ from agent.events import (
     ToolCallStarted,
 )
 from agent.llm.base import ToolCall
-from agent.run.candidates import try_candidates
+from agent.repair.candidates import candidate_round, candidates_allowed
 from agent.run.core import Run
 from agent.run.stops import Stop, limit_stop
 from agent.tools.control import finish_summary
@@ -95,7 +95,7 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
         this_step = state.last_edit_step == state.steps  # the change was that edit
         if not report.ok and before_edit and this_step and candidates_allowed(run):
             assert state.last_edit is not None
-            report = await _candidates(run, state.last_edit, before_edit, report) or report
+            report = await candidate_round(run, state.last_edit, before_edit, report) or report
         if state.after_edit_tests(before, report):
             n = state.edits_without_progress
             raise limit_stop(
@@ -103,7 +103,6 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
             )
 
 
-MAX_CANDIDATE_ROUNDS = 2  # per request: sampling is the slow part of a small model's run
 FAILED_EDITS_BEFORE_CANDIDATES = 2
 
 
@@ -119,44 +118,7 @@ async def after_failed_edit(run: Run, call: ToolCall) -> bool:
     if tests.ok:
         return False
     here = await run.sandbox.checkpoint(f"step {state.steps} (before candidates)")
-    return await _candidates(run, call, here, tests) is not None
-
-
-async def _candidates(
-    run: Run, failed: ToolCall, base_ref: str, current: TestDigest
-) -> TestDigest | None:
-    """One round of candidates; the kept one becomes the workspace's latest state."""
-    state, deps = run.state, run.deps
-    state.candidate_rounds += 1
-    temperature = deps.client.profile.candidate_temperature
-    better = await try_candidates(run, failed, base_ref, current, candidate_count(run), temperature)
-    if better is None:
-        return None
-    state.last_tests = better
-    state.edited = True
-    state.edits_without_progress = 0
-    deps.last_diff = await run.sandbox.diff()
-    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
-    label = f"step {state.steps} (best candidate)"
-    run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
-    return better
-
-
-def candidate_count(run: Run) -> int:
-    profile = run.deps.client.profile
-    # A small model's samples are cheap (the prompt is cached, the reply a line or two)
-    # and each is one more chance the tests can recognise.
-    return profile.candidates if profile.candidates >= 0 else (8 if profile.small_model else 0)
-
-
-def candidates_allowed(run: Run) -> bool:
-    """Edits that need no asking (candidates are edits too), an edit to redo, rounds left."""
-    mode = run.deps.tool_context.gate.mode
-    return (
-        candidate_count(run) > 0
-        and mode in (Mode.AUTO_EDIT, Mode.FULL_AUTO)
-        and run.state.candidate_rounds < MAX_CANDIDATE_ROUNDS
-    )
+    return await candidate_round(run, call, here, tests) is not None
 
 
 NOTHING_CHANGED = (

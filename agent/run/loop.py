@@ -32,9 +32,11 @@ from agent.events import (
     UsageUpdated,
 )
 from agent.llm.base import Completion, ToolCall
+from agent.prompts.briefing import Briefing
 from agent.prompts.conversation import truncate
 from agent.prompts.shape import shape_of
 from agent.prompts.system import QUESTION_NOTE
+from agent.repair.first_try import first_try
 from agent.run.checks import (
     after_changes,
     after_failed_edit,
@@ -43,9 +45,6 @@ from agent.run.checks import (
     record_tests,
 )
 from agent.run.core import Emit, LoopDeps, Run
-from agent.run.implement import implement_first
-from agent.run.reproduce import reproduce_first
-from agent.run.rewrites import rewrite_first
 from agent.run.state import RunState
 from agent.run.stops import Stop, limit_stop, status_for
 from agent.run.turn import request_turn
@@ -55,20 +54,24 @@ from sandbox.base import SandboxError
 __all__ = ["LoopDeps", "drive"]
 
 
-async def drive(deps: LoopDeps, task: str, state: RunState, emit: Emit) -> Finished:
-    """Work on `task` until a Stop; returns (and emits last) the Finished event."""
+async def drive(
+    deps: LoopDeps, task: str, state: RunState, emit: Emit, briefing: Briefing | None = None
+) -> Finished:
+    """Work on `task` until a Stop; returns (and emits last) the Finished event. `briefing`:
+    a small model's first message, made for the session's first run, for its first try at
+    a fix (agent/repair/first_try.py)."""
     run = Run(deps, state, emit)
     asked = deps.conversation.instructions  # the person's words, not the first message made
     state.shape = shape_of(asked[-1] if asked else task)
     state.diff_at_start = deps.last_diff
     emit(TaskShaped(state.shape))
     if state.shape is TaskShape.QUESTION:
-        deps.policy.briefing = None  # nothing to fix: no first try at a fix or a stub
+        briefing = None  # nothing to fix: no first try at a fix or a stub
         task = f"{task}\n\n{QUESTION_NOTE}"
     run.conversation.add_user(task)
     deps.phase = Phase.PLAN  # every request starts by looking, announced even if repeated
     emit(PhaseChanged(Phase.PLAN))
-    stop = await _until_stopped(run)
+    stop = await _until_stopped(run, briefing)
     run.enter(Phase.DONE if stop.reason is StopReason.DONE else Phase.FAILED)
     finished = Finished(
         status=status_for(stop.reason),
@@ -84,19 +87,15 @@ async def drive(deps: LoopDeps, task: str, state: RunState, emit: Emit) -> Finis
     return finished
 
 
-async def _until_stopped(run: Run) -> Stop:
+async def _until_stopped(run: Run, briefing: Briefing | None) -> Stop:
     """Step until something stops the run: the one place every way out becomes a Stop."""
     deadline = run.state.deadline
     wall_clock = asyncio.timeout(None if deadline is None else deadline - time.monotonic())
     try:
         async with wall_clock:
-            # A small model's first try: a request with no failing test gets one first;
-            # then a stub is implemented whole, other code has its suspects rewritten.
             asked = run.conversation.instructions
             words = asked[-1] if asked else ""
-            await reproduce_first(run, words, wanted=run.state.shape is TaskShape.CHANGE)
-            if not await implement_first(run, words):
-                await rewrite_first(run)
+            await first_try(run, briefing, words, run.state.shape)
             while True:
                 await _step(run)
     except Stop as stop:

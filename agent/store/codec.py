@@ -9,7 +9,7 @@ import typing
 from typing import Any
 
 from agent import events
-from agent.events import Event, Notice, PlanStep, Usage
+from agent.events import CandidateKind, Event, Notice, PlanStep, Usage
 
 
 @functools.cache
@@ -26,6 +26,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     cls = _classes().get(str(data.get("type")))
     if cls is None:
         return Notice(f"(stored event of unknown type {data.get('type')!r})")
+    if cls is events.CandidatesTried and "how" not in data:
+        data = {**data, "how": _how_of_old(data)}
     hints = typing.get_type_hints(cls, vars(events))
     kwargs = {
         f.name: _convert(hints[f.name], data[f.name])
@@ -48,3 +50,13 @@ def _convert(hint: Any, value: Any) -> Any:
             return tuple(PlanStep(v["title"], events.PlanStatus(v["status"])) for v in value)
         return tuple(value)
     return value
+
+
+def _how_of_old(data: dict[str, Any]) -> CandidateKind:
+    """A CandidatesTried stored before `how`, from its three booleans. A stub's modules
+    were stored as rewrites then: they load as such."""
+    if data.get("of_rewrite"):
+        return CandidateKind.PART_OF_REWRITE
+    if data.get("by_kiln"):
+        return CandidateKind.VARIANT
+    return CandidateKind.REWRITE if data.get("rewrites") else CandidateKind.SAMPLED_EDIT

@@ -9,7 +9,7 @@ from typing import Any
 
 from agent import events as ev
 from agent.approval import Mode
-from agent.events import CandidatesTried, Finished
+from agent.events import CandidateKind, CandidatesTried, Finished
 from agent.llm.base import ModelProfile
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
@@ -56,6 +56,7 @@ async def test_the_tests_pick_a_passing_candidate_over_a_failing_fix(
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert tried.tried == 2 and tried.passing == 1  # the test edit was not even tried
     assert tried.chosen == "edit_file calc.py: return a + b"
+    assert tried.how is CandidateKind.SAMPLED_EDIT
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.status == "done"
     assert "+    return a + b" in diff and "test_calc.py" not in diff

@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agent.events import CandidatesTried, Finished
-from agent.prompts.implement import module_from_reply, stubbed_names
+from agent.events import CandidateKind, CandidatesTried, Finished
+from agent.prompts.implement import module_from_reply
+from agent.repair.stubs import stubbed_names
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
 
@@ -46,6 +47,7 @@ async def test_a_stub_is_implemented_whole_and_kept_when_it_passes(
     events, diff, requests = await _run(repo, script, task=TASK)
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert (tried.tried, tried.passing, tried.chosen) == (3, 1, "implemented seasons.py")
+    assert tried.how is CandidateKind.MODULE
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.status == "done"
     assert "+    return ['winter', 'spring', 'summer', 'autumn']" in diff and "-    pass" in diff

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.events import CandidatesTried
+from agent.events import CandidateKind, CandidatesTried
 from agent.prompts.briefing import is_test_file
-from agent.prompts.localise import Called, coverage_command, failing_test_id, parse_coverage, ranked
-from agent.prompts.rewrite import Suspect
+from agent.repair.localise import Called, coverage_command, failing_test_id, parse_coverage, ranked
+from agent.repair.suspects import Suspect
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
+
+# kiln's own candidates: a one-token variant, or part of a rewrite that failed whole
+KILNS_OWN = (CandidateKind.VARIANT, CandidateKind.PART_OF_REWRITE)
 
 
 def test_a_failing_tests_id_is_its_class_and_name() -> None:
@@ -95,7 +98,7 @@ async def test_a_bug_two_calls_from_the_test_is_found_by_running_it(
     ]
     events, diff, requests = await _run(repo, unchanged * 3)
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
-    assert tried.passing == 1 and tried.by_kiln, tried
+    assert tried.passing == 1 and tried.how in KILNS_OWN, tried
     assert "in with_tax (shop/tax.py)" in tried.chosen
     assert "+    return cents * (100 + RATE) // 100" in diff
     asked = [r.body["messages"][-1]["content"] for r in requests]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.events import CandidatesTried
-from agent.prompts.partial import MAX_CHANGES, parts_of
-from agent.prompts.rewrite import Suspect
+from agent.events import CandidateKind, CandidatesTried
+from agent.repair.partial import MAX_CHANGES, parts_of
+from agent.repair.suspects import Suspect
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
 
@@ -63,7 +63,7 @@ async def test_the_part_of_a_rewrite_that_passes_is_kept(
     repo = make_git_repo(tmp_path / "repo", files)
     events, diff, requests = await _run(repo, [block(PADDED_BOTH)])
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
-    assert tried.passing == 1 and tried.by_kiln and tried.of_rewrite
+    assert tried.passing == 1 and tried.how is CandidateKind.PART_OF_REWRITE
     assert tried.tried == 3  # the rewrite, its first change alone, its second
     assert tried.chosen == (
         'kept part of a rewrite of clock: changed `return f"{hours}:{rest}"` to'

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from agent import events as kiln_events
 from agent.events import Finished, Notice
-from agent.prompts.reproduce import new_test_path, relevant_files, reply_test_file
+from agent.prompts.reproduce import relevant_files, reply_test_file
+from agent.repair.reproduce import new_test_path
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
 

@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 
 from agent.context.retrieval import Found
-from agent.events import CandidatesTried, Finished
+from agent.events import CandidateKind, CandidatesTried, Finished
 from agent.llm.scripted.server import ScriptedServer
 from agent.present import candidates_line
-from agent.prompts.imports import stdlib_imports_added
-from agent.prompts.rewrite import Suspect, evidence, rewritten, suspects
+from agent.prompts.rewrite import evidence, rewritten
+from agent.repair.imports import stdlib_imports_added
+from agent.repair.suspects import Suspect, suspects
 from tests.conftest import make_git_repo
 from tests.core.conftest import small_model_session
 
@@ -59,6 +60,7 @@ async def test_a_rewrite_that_passes_ends_the_run(docker_ready: None, tmp_path: 
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert (tried.tried, tried.passing) == (2, 1)
     assert tried.chosen == "rewrote double in shapes/ops.py"
+    assert tried.how is CandidateKind.REWRITE
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.status == "done"
     assert "-    return x + x + x\n+    return x * 2" in diff and "double(x) * 2" not in diff

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agent.events import CandidatesTried, Compacted, Finished
+from agent.events import CandidateKind, CandidatesTried, Compacted, Finished
 from agent.llm.base import Message
 from agent.llm.scripted.server import ScriptedServer
 from agent.prompts.briefing import brief, with_task
@@ -74,7 +74,7 @@ async def test_every_stored_request_of_a_small_model_run_holds_the_task(
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.status == "done"
     kinds = [e for e in events if isinstance(e, CandidatesTried)]
-    assert [k.rewrites for k in kinds] == [True, False]  # both kinds of sampling ran
+    assert [k.how for k in kinds] == [CandidateKind.REWRITE, CandidateKind.SAMPLED_EDIT]
 
     exchanges = Store().exchanges(session.session_id)
     assert len(exchanges) == sent == len(SCRIPT)  # the whole script, every request stored

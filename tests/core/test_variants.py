@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from agent.events import CandidatesTried, Finished, StopReason
+from agent.events import CandidateKind, CandidatesTried, Finished, StopReason
 from agent.present import candidates_line
-from agent.prompts.rewrite import Suspect
-from agent.prompts.variants import constants, guards, line_variants, local_names, variants
-from agent.run import rewrites
+from agent.repair import rewrites
+from agent.repair.suspects import Suspect
+from agent.repair.variants import constants, guards, line_variants, local_names, variants
 from agent.settings import trust
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
@@ -173,7 +173,7 @@ async def test_variants_run_for_as_long_as_the_rewrite_before_them_took(
     }
     events, diff, requests = await _run(repo, [unchanged, slow_same])
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
-    assert tried.passing == 1 and tried.by_kiln and tried.tried > 3
+    assert tried.passing == 1 and tried.how is CandidateKind.VARIANT and tried.tried > 3
     assert "+    return balance + OVERDRAFT" in diff
     assert len(requests) == 2  # the variants had the 10 s: no sampled rewrite was asked for
 
@@ -188,7 +188,7 @@ async def test_a_variant_that_passes_is_kept_when_no_rewrite_does(
     same = block("def available(balance):\n    return balance - OVERDRAFT\n")
     events, diff, requests = await _run(repo, [unchanged, same])
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
-    assert tried.passing == 1 and tried.by_kiln
+    assert tried.passing == 1 and tried.how is CandidateKind.VARIANT
     assert (
         tried.chosen
         == "changed `return balance - OVERDRAFT` to `return balance + OVERDRAFT` in available (bank/account.py)"
@@ -219,7 +219,7 @@ async def test_a_wrong_constant_the_suspect_reads_is_varied_too(
     events, diff, _ = await _run(repo, [same])
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert (
-        tried.by_kiln
+        tried.how is CandidateKind.VARIANT
         and tried.chosen
         == "changed `MULTIPLIER = 3` to `MULTIPLIER = 2` in MULTIPLIER (backoff.py)"
     )
@@ -355,7 +355,7 @@ async def test_a_rewrite_that_came_closer_is_varied_first(
     closer = block("def total(prices, tax):\n    return sum(prices) * (100 - tax) / 100\n")
     events, diff, requests = await _run(repo, [closer])
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
-    assert tried.tried == 2 and tried.passing == 1 and tried.by_kiln
+    assert tried.tried == 2 and tried.passing == 1 and tried.how is CandidateKind.VARIANT
     assert tried.chosen == (
         "rewrote total in shop/cart.py, then changed `return sum(prices) * (100 - tax) / 100`"
         " to `return sum(prices) * (100 + tax) / 100` in total (shop/cart.py)"

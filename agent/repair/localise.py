@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agent.context.tags import extract_tags
-from agent.prompts.rewrite import MAX_SUSPECT_LINES, MAX_SUSPECTS, Suspect
+from agent.repair.suspects import MAX_SUSPECT_LINES, MAX_SUSPECTS, Suspect
 
 _MARKER = "KILN-CALLS "
 _MODULE_COMMAND = re.compile(r"^(python3?(?:\.\d+)?)\s+-m\s+(unittest|pytest)\b(.*)$")

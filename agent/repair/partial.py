@@ -13,8 +13,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from agent.prompts.rewrite import Suspect
-from agent.prompts.variants import Variant, checked
+from agent.repair.suspects import Suspect
+from agent.repair.variants import Variant, checked
 
 # A rewrite with more changes than this is a new function, not a fix with a slip in it.
 MAX_CHANGES = 6

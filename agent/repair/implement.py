@@ -8,18 +8,17 @@ and the best module so far handed back with the tests it still fails. Each candi
 written over the stub and the tests run; the first that passes them all is kept and the
 run is done. When the time share runs out, the candidate that passed the most tests stays
 in place (if it beat the stub) and is briefed as code to repair: the rewrites and kiln's
-one-token variants of its functions come next (agent/run/rewrites.py), then the loop.
+one-token variants of its functions come next (agent/repair/rewrites.py), then the loop.
 """
 
 from __future__ import annotations
 
-import posixpath
-import re
 from dataclasses import dataclass
 
 from agent import tools
 from agent.events import (
     AssistantMessage,
+    CandidateKind,
     CandidatesTried,
     Checkpointed,
     FilesChanged,
@@ -28,16 +27,11 @@ from agent.events import (
     StopReason,
 )
 from agent.llm.base import Message
-from agent.prompts.briefing import brief, is_test_file, read_texts
-from agent.prompts.implement import (
-    MAX_STUB_BYTES,
-    implement_request,
-    improve_request,
-    module_from_reply,
-    stubbed_names,
-)
-from agent.run.candidates import restored_if_cut
-from agent.run.checks import candidates_allowed, record_tests
+from agent.prompts.briefing import Briefing, brief
+from agent.prompts.implement import implement_request, improve_request, module_from_reply
+from agent.repair.candidates import candidates_allowed, restored_if_cut
+from agent.repair.stubs import Stub, find_stub
+from agent.run.checks import record_tests
 from agent.run.core import Run
 from agent.run.sampling import ask_once
 from agent.run.stops import Stop
@@ -47,19 +41,9 @@ from agent.tools.testdigest import TestDigest
 # Of the run's wall clock, what implementing may take: the closest module's repair by
 # rewrites and kiln's variants gets the rest of the first try's share, the loop the end.
 WALL_CLOCK_SHARE = 0.5
-MAX_TESTS_SHOWN = 2
 REPLY_TOKENS_PER_STUB_BYTE = 1.0  # a module grows well past its stub: room for that
 MIN_REPLY_TOKENS, MAX_REPLY_TOKENS = 1024, 3072
 MIN_TESTS_S = 30.0
-
-
-@dataclass(frozen=True)
-class Stub:
-    path: str
-    text: str
-    names: tuple[str, ...]  # the stubbed functions and methods
-    tests: dict[str, str]  # the test files that import it
-    documents: str  # the task's documents the task does not quote
 
 
 @dataclass
@@ -71,20 +55,20 @@ class _Best:
         return self.report is None or report.passed > self.report.passed
 
 
-async def implement_first(run: Run, task: str) -> bool:
+async def implement_first(run: Run, briefing: Briefing | None, task: str) -> Briefing | None:
     """Implement the repository's stub, if the run starts on one. Raises Stop(DONE) when a
-    module passes the tests. Returns True when the rewrites of a small model's first try
-    are to be left out (a stub has nothing to mutate); False when there was no stub, or
-    when the closest module is in place and briefed: its functions are code to repair."""
-    plan = run.deps.policy.briefing
+    module passes the tests. Returns the briefing the rewrites of a small model's first
+    try work from: `briefing` as it came when there is no stub; the closest module's, made
+    from the sandbox, when one is in place; None when they are to be left out (a stub has
+    nothing to mutate)."""
+    plan = briefing
     if plan is None or plan.baseline is None or plan.baseline.ok:
-        return False
+        return briefing
     if not run.tool_context.test_command or not candidates_allowed(run):
-        return False
+        return briefing
     stub = await find_stub(run, plan.documents)
     if stub is None:
-        return False
-    run.deps.policy.briefing = None  # taken: the rewrites would only mutate the stub
+        return briefing
     names = ", ".join(stub.names[:6]) + (" ..." if len(stub.names) > 6 else "")
     run.emit(Notice(f"{stub.path} is a stub ({names}): kiln asks for the whole module.", "info"))
     await run.deps.before_change()
@@ -94,48 +78,17 @@ async def implement_first(run: Run, task: str) -> bool:
         tried, best = await _sample(run, task, stub, plan.baseline)
     if best.report is not None and best.report.ok:
         await _keep(run, stub, best, tried)
-    run.emit(CandidatesTried(tried, 0, "", rewrites=True))
+    run.emit(CandidatesTried(tried, 0, "", CandidateKind.MODULE))
     if best.report is None or best.report.passed <= plan.baseline.passed:
         await run.sandbox.restore(base)
-        return True
+        return None  # the rewrites would only mutate the stub
     await _write(run, stub.path, best.module)  # the closest one: what is left is a repair
     record_tests(run, best.report)
     run.deps.last_diff = await run.sandbox.diff()
     run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
     # Briefed from the sandbox (no index: the repository still holds the stub), so the
     # rewrites and kiln's variants take the module's functions the failing tests run.
-    run.deps.policy.briefing = await brief(task, best.report, run.sandbox)
-    return False
-
-
-async def find_stub(run: Run, documents: str) -> Stub | None:
-    """The repository's stub module that failing tests import (the smallest such stub
-    first), with those tests and the task's documents; None when there is none."""
-    listing = await run.sandbox.exec("git ls-files", timeout=30)
-    files = listing.output.split("\n") if listing.ok else []
-    code = [p for p in files if p.endswith(".py") and not is_test_file(p)]
-    tests = [p for p in files if p.endswith(".py") and is_test_file(p)]
-    texts = await read_texts(run.sandbox, code + tests)
-    stubs = [
-        (len(texts[p]), p)
-        for p in code
-        if 0 < len(texts[p].encode()) <= MAX_STUB_BYTES and stubbed_names(texts[p])
-    ]
-    for _, path in sorted(stubs):
-        importing = {t: texts[t] for t in tests if _imports(texts[t], path)}
-        if importing:
-            shown = dict(list(importing.items())[:MAX_TESTS_SHOWN])
-            return Stub(path, texts[path], tuple(stubbed_names(texts[path])), shown, documents)
-    return None
-
-
-def _imports(test_text: str, path: str) -> bool:
-    module = posixpath.splitext(path)[0].replace("/", ".")
-    leaf = module.rsplit(".", 1)[-1]
-    pattern = (
-        rf"^\s*(from\s+[\w.]*\b{re.escape(leaf)}\s+import|import\s+[\w.]*\b{re.escape(leaf)}\b)"
-    )
-    return re.search(pattern, test_text, re.M) is not None
+    return await brief(task, best.report, run.sandbox)
 
 
 async def _sample(run: Run, task: str, stub: Stub, baseline: TestDigest) -> tuple[int, _Best]:
@@ -186,7 +139,7 @@ async def _write(run: Run, path: str, module: str) -> None:
 async def _keep(run: Run, stub: Stub, best: _Best, tried: int) -> None:
     assert best.report is not None
     label = f"implemented {stub.path}"
-    run.emit(CandidatesTried(tried, 1, label, rewrites=True))
+    run.emit(CandidatesTried(tried, 1, label, CandidateKind.MODULE))
     record_tests(run, best.report)
     run.state.edited = True
     run.deps.last_diff = await run.sandbox.diff()

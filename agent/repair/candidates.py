@@ -1,10 +1,10 @@
 """Test-verified candidates: when a small model's fix fails, let the tests pick a better one.
 
 The same request that produced the failing edit is sent again K times at a higher
-temperature: the conversation up to that edit, the person's task in it (sampling.py puts
-it in should a compaction ever have left it out). Each reply's edit is applied on the
-workspace as it was before the failing edit (restored from its checkpoint), and the
-tests run on it. The best candidate is kept: all tests pass, else the most passing, then
+temperature: the conversation up to that edit, the person's task in it
+(agent/run/sampling.py puts it in should a compaction ever have left it out). Each
+reply's edit is applied on the workspace as it was before the failing edit (restored
+from its checkpoint), and the tests run on it. The best candidate is kept: all tests pass, else the most passing, then
 the smallest change. A candidate that edits a test file is never chosen. If none beats
 the model's own edit, the workspace goes back to that edit. The test suite, not the
 model, is the judge.
@@ -17,7 +17,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from agent import tools
-from agent.events import CandidatesTried, TestsRan
+from agent.approval import Mode
+from agent.events import CandidateKind, CandidatesTried, Checkpointed, FilesChanged, TestsRan
 from agent.llm.base import Completion, Message, ToolCall
 from agent.prompts.briefing import is_test_file
 from agent.run.core import Run
@@ -25,6 +26,9 @@ from agent.run.sampling import ask_once
 from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox
+
+SAMPLED = CandidateKind.SAMPLED_EDIT
+MAX_CANDIDATE_ROUNDS = 2  # per request: sampling is the slow part of a small model's run
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,43 @@ async def restored_if_cut(sandbox: Sandbox, ref: str) -> AsyncIterator[None]:
         raise
 
 
+async def candidate_round(
+    run: Run, failed: ToolCall, base_ref: str, current: TestDigest
+) -> TestDigest | None:
+    """One round of candidates; the kept one becomes the workspace's latest state."""
+    state, deps = run.state, run.deps
+    state.candidate_rounds += 1
+    temperature = deps.client.profile.candidate_temperature
+    better = await try_candidates(run, failed, base_ref, current, candidate_count(run), temperature)
+    if better is None:
+        return None
+    state.last_tests = better
+    state.edited = True
+    state.edits_without_progress = 0
+    deps.last_diff = await run.sandbox.diff()
+    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    label = f"step {state.steps} (best candidate)"
+    run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
+    return better
+
+
+def candidate_count(run: Run) -> int:
+    profile = run.deps.client.profile
+    # A small model's samples are cheap (the prompt is cached, the reply a line or two)
+    # and each is one more chance the tests can recognise.
+    return profile.candidates if profile.candidates >= 0 else (8 if profile.small_model else 0)
+
+
+def candidates_allowed(run: Run) -> bool:
+    """Edits that need no asking (candidates are edits too), an edit to redo, rounds left."""
+    mode = run.deps.tool_context.gate.mode
+    return (
+        candidate_count(run) > 0
+        and mode in (Mode.AUTO_EDIT, Mode.FULL_AUTO)
+        and run.state.candidate_rounds < MAX_CANDIDATE_ROUNDS
+    )
+
+
 async def try_candidates(
     run: Run, failed: ToolCall, base_ref: str, current: TestDigest, count: int, temperature: float
 ) -> TestDigest | None:
@@ -73,12 +114,12 @@ async def try_candidates(
     own = Candidate(failed, current, 0)
     if best is None or best.score()[:2] <= own.score()[:2]:
         await sandbox.restore(own_ref)
-        run.emit(CandidatesTried(len(tried), sum(c.report.ok for c in tried), ""))
+        run.emit(CandidatesTried(len(tried), sum(c.report.ok for c in tried), "", SAMPLED))
         return None
     await sandbox.restore(base_ref)
     await tools.call(context, best.call.name, best.call.arguments)
     chosen = _describe(best.call)
-    run.emit(CandidatesTried(len(tried), sum(c.report.ok for c in tried), chosen))
+    run.emit(CandidatesTried(len(tried), sum(c.report.ok for c in tried), chosen, SAMPLED))
     report = best.report
     run.emit(
         TestsRan(

@@ -1,5 +1,5 @@
 """The rarer variants of a suspect's line, tried after every one-token change of every
-suspect (agent/prompts/variants.py): a local name, an attribute or a quoted text put for
+suspect (agent/repair/variants.py): a local name, an attribute or a quoted text put for
 another like it, and operators one step further off (`+` for `*`, `**` for `*`).
 """
 
@@ -11,7 +11,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from agent.prompts.rewrite import Suspect
+from agent.repair.suspects import Suspect
 
 STRING = re.compile(  # a quoted text on one line, its escapes included
     r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'"

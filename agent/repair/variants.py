@@ -26,7 +26,7 @@ import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from agent.prompts.rarer import (
+from agent.repair.rarer import (
     STRING,
     in_string,
     local_names,
@@ -34,7 +34,7 @@ from agent.prompts.rarer import (
     string_literals,
     swapped,
 )
-from agent.prompts.rewrite import Suspect
+from agent.repair.suspects import Suspect
 from agent.tools.syntax import error_count
 
 MAX_VARIANTS = 2000  # a long suspect list is cut by the run's clock long before this
@@ -124,7 +124,7 @@ class Variant:
     text: str  # the suspect's new text
     before: str  # the line as it was, stripped; "" for a guard added
     after: str  # the line as it becomes, stripped; "" for a line removed
-    of_rewrite: bool = False  # part of the model's rewrite (agent/prompts/partial.py)
+    of_rewrite: bool = False  # part of the model's rewrite (agent/repair/partial.py)
 
 
 def variants(suspects: list[Suspect], texts: tuple[str, ...] = ()) -> Iterator[Variant]:

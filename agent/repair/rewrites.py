@@ -1,15 +1,15 @@
 """A small model's first try: rewrite the suspect functions, and let the tests judge.
 
 Before the first request of a run whose tests fail, kiln runs the failing tests once
-under a tracer, so the functions they ran join the suspects (agent/prompts/localise.py).
+under a tracer, so the functions they ran join the suspects (agent/repair/localise.py).
 It asks the small model to rewrite each suspect (agent/prompts/rewrite.py), one at a
 time, at temperature 0; each request, sampled ones too, starts with the briefing's
 context, which ends with the task's documents and the person's task, word for word.
 Then it tries its own one-token variants of the suspects and of the constants they read
-(agent/prompts/variants.py), taking turns with sampled rewrites (up to twice the
+(agent/repair/variants.py), taking turns with sampled rewrites (up to twice the
 profile's candidate count): between two sampled rewrites, variants run for as long as
 the rewrite before them took. A failing rewrite's changes are tried one at a time and
-left out one at a time first (agent/prompts/partial.py), and a rewrite that came closer
+left out one at a time first (agent/repair/partial.py), and a rewrite that came closer
 has its own variants tried next. Each candidate is put in place of its function on the
 workspace as it was, and the tests run. The first that makes them all pass is kept and
 the run is done; the tests, not the model, said so. If none does, the workspace goes
@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from agent import tools
 from agent.events import (
     AssistantMessage,
+    CandidateKind,
     CandidatesTried,
     Checkpointed,
     FilesChanged,
@@ -34,13 +35,14 @@ from agent.events import (
 )
 from agent.llm.base import Message
 from agent.prompts.briefing import Briefing, is_test_file, read_texts
-from agent.prompts.imports import stdlib_imports_added
-from agent.prompts.localise import coverage_command, parse_coverage, ranked
-from agent.prompts.partial import parts_of
-from agent.prompts.rewrite import MAX_ASKED, Suspect, rewrite_request, rewritten
-from agent.prompts.variants import Variant, constants, variants
-from agent.run.candidates import restored_if_cut
-from agent.run.checks import candidate_count, candidates_allowed, record_tests
+from agent.prompts.rewrite import rewrite_request, rewritten
+from agent.repair.candidates import candidate_count, candidates_allowed, restored_if_cut
+from agent.repair.imports import stdlib_imports_added
+from agent.repair.localise import coverage_command, parse_coverage, ranked
+from agent.repair.partial import parts_of
+from agent.repair.suspects import Suspect
+from agent.repair.variants import Variant, constants, variants
+from agent.run.checks import record_tests
 from agent.run.core import Run
 from agent.run.sampling import ask_once
 from agent.run.stops import Stop
@@ -62,12 +64,12 @@ MIN_VARIANTS_PER_SAMPLE = 30
 TESTS_SLOWDOWN = 5
 MIN_TESTS_S = 15.0
 MAX_CLOSER = 3  # rewrites that came closer whose own variants are tried
+MAX_ASKED = 4  # the model is asked to rewrite the likeliest suspects only
 
 
-async def rewrite_first(run: Run) -> None:
-    """Try rewrites once, at the start of the first run; raises Stop(DONE) when one passes."""
-    policy = run.deps.policy
-    plan, policy.briefing = policy.briefing, None
+async def rewrite_first(run: Run, plan: Briefing | None) -> None:
+    """Try rewrites of the suspects `plan` names, at the start of the first run; raises
+    Stop(DONE) when one passes."""
     if plan is None or plan.baseline is None or not run.tool_context.test_command:
         return
     if not candidates_allowed(run):
@@ -81,14 +83,14 @@ async def rewrite_first(run: Run) -> None:
     async with restored_if_cut(run.sandbox, base):
         tried, kept = await _sample(run, plan, base)
     if kept is None:
-        run.emit(CandidatesTried(tried, 0, "", rewrites=True))
+        run.emit(CandidatesTried(tried, 0, "", CandidateKind.REWRITE))
         await run.sandbox.restore(base)
         return
     await _keep(run, kept, tried)  # sampling stops at the first that passes: it is in place
 
 
 async def _by_coverage(run: Run, plan: Briefing) -> tuple[Suspect, ...]:
-    """The suspects as the failing tests ran them (agent/prompts/localise.py); as the
+    """The suspects as the failing tests ran them (agent/repair/localise.py); as the
     briefing has them when the tests cannot be traced."""
     baseline = plan.baseline
     command = coverage_command(run.tool_context.test_command, baseline.failing) if baseline else ""
@@ -232,7 +234,8 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
                     label = f"rewrote {suspect.name} in {suspect.path}, then {label}"
                 elif variant.of_rewrite:
                     label = f"kept part of a rewrite of {suspect.name}: {label}"
-                return tries.tried, _Kept(suspect, report, label, True, variant.of_rewrite)
+                how = CandidateKind.PART_OF_REWRITE if variant.of_rewrite else CandidateKind.VARIANT
+                return tries.tried, _Kept(suspect, report, label, how)
             if spent():
                 return tries.tried, None
         if attempt in samples:
@@ -250,8 +253,9 @@ class _Kept:
     suspect: Suspect
     report: TestDigest
     label: str  # what was changed, for the person
-    kiln: bool = False  # one of kiln's own variants, not a reply of the model
-    of_rewrite: bool = False  # part of a reply of the model, picked by kiln
+    # The model's reply, kiln's own variant (of a suspect or of a rewrite that came
+    # closer), or part of a reply, picked by kiln
+    how: CandidateKind = CandidateKind.REWRITE
 
 
 async def _rewrite(run: Run, plan: Briefing, suspect: Suspect, temperature: float) -> str | None:
@@ -268,11 +272,7 @@ async def _rewrite(run: Run, plan: Briefing, suspect: Suspect, temperature: floa
 
 async def _keep(run: Run, kept: _Kept, tried: int) -> None:
     state, deps = run.state, run.deps
-    run.emit(
-        CandidatesTried(
-            tried, 1, kept.label, rewrites=True, by_kiln=kept.kiln, of_rewrite=kept.of_rewrite
-        )
-    )
+    run.emit(CandidatesTried(tried, 1, kept.label, kept.how))
     record_tests(run, kept.report)
     state.edited = True
     deps.last_diff = await run.sandbox.diff()

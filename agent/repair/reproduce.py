@@ -16,14 +16,10 @@ import posixpath
 from agent import tools
 from agent.events import Notice
 from agent.llm.base import Message
-from agent.prompts.briefing import brief, is_test_file, read_texts
-from agent.prompts.reproduce import (
-    new_test_path,
-    relevant_files,
-    reply_test_file,
-    reproduce_request,
-)
-from agent.run.checks import candidates_allowed, record_tests
+from agent.prompts.briefing import Briefing, brief, is_test_file, read_texts
+from agent.prompts.reproduce import relevant_files, reply_test_file, reproduce_request
+from agent.repair.candidates import candidates_allowed
+from agent.run.checks import record_tests
 from agent.run.core import Run
 from agent.run.sampling import ask_once
 from agent.tools.shell import run_test_command
@@ -34,34 +30,36 @@ ATTEMPTS = 3
 REPLY_TOKENS = 1024
 
 
-async def reproduce_first(run: Run, task: str, wanted: bool) -> None:
+async def reproduce_first(
+    run: Run, briefing: Briefing | None, task: str, wanted: bool
+) -> Briefing | None:
     """Write a failing test for `task` when the run starts on passing tests; `wanted`:
-    the task asks for a change (a question needs no test)."""
-    policy = run.deps.policy
-    if policy.briefing is None or not wanted or not run.tool_context.test_command:
-        return
-    if policy.briefing.baseline is not None or not candidates_allowed(run):
-        return  # the tests fail already: they are the judge
+    the task asks for a change (a question needs no test). Returns the briefing to go on
+    with: made again from the new test's failing run when there is one, else `briefing`."""
+    if briefing is None or not wanted or not run.tool_context.test_command:
+        return briefing
+    if briefing.baseline is not None or not candidates_allowed(run):
+        return briefing  # the tests fail already: they are the judge
     await run.deps.before_change()
     before = run.deps.tests_before()
     if before is None or not before.ok or not before.passed:
-        return  # no tests that run here to follow the style of, or to keep passing
+        return briefing  # no tests that run here to follow the style of, or to keep passing
     listing = await run.sandbox.exec("git ls-files", timeout=30)
     files = [p for p in listing.output.split("\n") if p.endswith(".py")] if listing.ok else []
     tests = [p for p in files if is_test_file(p)]
     texts = await read_texts(run.sandbox, [p for p in files if p not in tests])
     code = relevant_files(task, {p: t for p, t in texts.items() if t})
     if not tests or not code:
-        return
+        return briefing
     path = new_test_path(tests, code)
     example = (tests[0], (await read_texts(run.sandbox, tests[:1]))[tests[0]])
-    documents = getattr(policy.briefing, "documents", "")
+    documents = briefing.documents
     messages = reproduce_request(task, documents, {p: texts[p] for p in code}, example, path)
     report = await _failing_test(run, messages, path, before)
     if report is None:
         run.emit(Notice("kiln could not write a test that fails for this request; the "
                         "model works on it without one.", "info"))  # fmt: skip
-        return
+        return briefing
     record_tests(run, report)
     run.emit(Notice(f"kiln wrote {path} from your request; it fails on the code as it is, "
                     "so the tests can tell when the request is carried out.", "info"))  # fmt: skip
@@ -69,7 +67,21 @@ async def reproduce_first(run: Run, task: str, wanted: bool) -> None:
         f"kiln wrote {path} from the request; it fails now:\n{report.text}\n\n"
         f"Make it pass by changing the code, not {path}."
     )
-    policy.briefing = await brief(task, report, run.sandbox, run.tool_context.repo_index)
+    return await brief(task, report, run.sandbox, run.tool_context.repo_index)
+
+
+def new_test_path(test_files: list[str], code_files: list[str]) -> str:
+    """Where the new test goes: beside the existing tests, named after the code it checks,
+    never over a file that exists."""
+    folder = posixpath.dirname(test_files[0]) if test_files else ""
+    stem = posixpath.splitext(posixpath.basename(code_files[0]))[0] if code_files else "request"
+    taken = set(test_files)
+    for n in range(1, 100):
+        name = f"test_{stem}_requested{'' if n == 1 else n}.py"
+        path = posixpath.join(folder, name)
+        if path not in taken:
+            return path
+    return posixpath.join(folder, "test_requested.py")
 
 
 async def _failing_test(
