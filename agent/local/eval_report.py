@@ -11,7 +11,10 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+from agent.events import CandidateKind
 from agent.local.trial import TrialResult
+
+LOOP = "loop"  # a solve with no candidate kept: the model's own steps
 
 
 @dataclass
@@ -28,8 +31,8 @@ class TaskRuns:
         return statistics.median(float(getattr(r, name)) for r in self.results)
 
     def stops(self) -> Counter[str]:
-        """Why each run ended, and what fixed it when kiln kept a candidate before any step:
-        `done(variant)` is kiln's own one-token change, `done(rewrite)` the model's."""
+        """Why each run ended, and which strategy's candidate fixed it when kiln kept one
+        (`done(variant)` is kiln's own one-token change, `done(rewrite)` the model's)."""
         return Counter(
             (r.stop_reason or r.status) + (f"({r.fixed_by})" if r.fixed_by else "")
             for r in self.results
@@ -64,8 +67,9 @@ class Total:
     task_runs: int
     solved: int
     median_wall_s_per_task: float
-    by_variant: int = 0  # of the solved, how many by kiln's own one-token variant
-    by_part: int = 0  # ... and how many by part of a failing rewrite
+    # Of the solved, how many each strategy's kept candidate made (CandidateKind values),
+    # and LOOP: those the model's own steps solved.
+    solved_by: dict[str, int] = field(default_factory=dict)
 
     @property
     def solved_share(self) -> float:
@@ -77,8 +81,12 @@ class Total:
             "task_runs": self.task_runs, "solved": self.solved,
             "solved_share": round(self.solved_share, 3),
             "median_wall_s_per_task": round(self.median_wall_s_per_task, 2),
-            "solved_by_variant": self.by_variant, "solved_by_part": self.by_part,
+            "solved_by": dict(self.solved_by),
         }  # fmt: skip
+
+    def yields(self) -> str:
+        """`rewrite 3, variant 5, part_of_rewrite 1, module 0, sampled_edit 0, loop 2`."""
+        return ", ".join(f"{how} {n}" for how, n in self.solved_by.items())
 
 
 def totals(tasks: list[TaskRuns]) -> list[Total]:
@@ -94,15 +102,17 @@ def totals(tasks: list[TaskRuns]) -> list[Total]:
             task_runs=sum(len(t.results) for t in group),
             solved=sum(t.solved for t in group),
             median_wall_s_per_task=statistics.median(t.median("wall_s") for t in group),
-            by_variant=_solved_by("variant", group),
-            by_part=_solved_by("part", group),
+            solved_by=_solved_by(group),
         )
         for name, group in groups
     ]
 
 
-def _solved_by(kind: str, group: list[TaskRuns]) -> int:
-    return sum(r.solved and r.fixed_by == kind for t in group for r in t.results)
+def _solved_by(group: list[TaskRuns]) -> dict[str, int]:
+    """Every strategy, in CandidateKind's order, with the solves it made (0 too: a
+    strategy that made none is a finding), then the loop's."""
+    made = Counter(r.fixed_by or LOOP for t in group for r in t.results if r.solved)
+    return {how: made[how] for how in [*CandidateKind, LOOP]}
 
 
 def table(tasks: list[TaskRuns]) -> str:
@@ -122,8 +132,7 @@ def table(tasks: list[TaskRuns]) -> str:
     for total in totals(tasks):
         lines.append(
             f"{total.split}: solved {total.solved}/{total.task_runs} task-runs"
-            f" ({total.solved_share:.0%}; {total.by_variant} by kiln's variants,"
-            f" {total.by_part} by part of a rewrite), median"
-            f" {total.median_wall_s_per_task:.0f}s per task"
+            f" ({total.solved_share:.0%}), median {total.median_wall_s_per_task:.0f}s per task;"
+            f" solved by {total.yields()}"
         )
     return "\n".join(lines)

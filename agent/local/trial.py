@@ -45,7 +45,8 @@ class TrialResult:
     server_cache: CacheStats = field(default_factory=CacheStats)
     diff: str = ""
     tests_restored: list[str] = field(default_factory=list)  # test files the run had changed
-    # "rewrite" (the model's, before any step), "variant" (kiln's own), "part" (of a rewrite)
+    # The strategy whose candidate, kept, passed every test (a CandidateKind value:
+    # "rewrite", "variant", "part_of_rewrite", "module", "sampled_edit"); "" for none.
     fixed_by: str = ""
     exit_code: int = 0
     stderr_tail: str = ""
@@ -112,9 +113,8 @@ def _read_events(stdout: str, result: TrialResult) -> None:
             result.recovered_calls += bool(event.get("recovered_from_text"))
         elif kind == "notice" and "format" in str(event.get("message", "")).lower():
             result.format_notices += 1
-        elif kind == "candidates_tried" and event.get("rewrites") and event.get("passing"):
-            by_kiln, of_rewrite = event.get("by_kiln"), event.get("of_rewrite")
-            result.fixed_by = "part" if of_rewrite else "variant" if by_kiln else "rewrite"
+        elif kind == "candidates_tried" and event.get("passing") and event.get("chosen"):
+            result.fixed_by = str(event.get("how", ""))  # a kept candidate passed every test
         elif kind == "finished":
             usage = event.get("usage") or {}
             result.status = str(event.get("status", "?"))

@@ -77,8 +77,9 @@ def test_a_fix_is_solved_and_a_rewritten_test_is_not(docker_ready: None, tmp_pat
     rows = {line.split()[0]: line for line in done.stdout.splitlines()}
     assert rows["tune/adder"].split()[1] == "1/1" and "done 1" in rows["tune/adder"]
     assert rows["tune/greeter"].split()[1] == "0/1"
+    assert "tune: solved 1/2 task-runs (50%), median" in done.stdout
     assert (
-        "tune: solved 1/2 task-runs (50%; 0 by kiln's variants, 0 by part of a rewrite)"
+        "solved by rewrite 0, variant 0, part_of_rewrite 0, module 0, sampled_edit 0, loop 1"
         in done.stdout
     )
     assert "tune/adder run 1/1: solved" in done.stderr
@@ -99,6 +100,7 @@ def test_a_fix_is_solved_and_a_rewritten_test_is_not(docker_ready: None, tmp_pat
     (total,) = [r for r in records if r["kind"] == "total"]
     assert (total["split"], total["task_runs"], total["solved"]) == ("tune", 2, 1)
     assert total["solved_share"] == 0.5
+    assert total["solved_by"]["loop"] == 1 and sum(total["solved_by"].values()) == 1
 
 
 def test_a_folder_without_tasks_is_one_sentence(tmp_path: Path) -> None:
