@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.llm.scripted.server import ScriptedServer
+from tests.eval.test_kiln_eval import run_eval
 
 KILN = str(Path(sys.executable).parent / "kiln")
 SOLUTION_MARK = "reference-solution-only-in-meta"
@@ -70,11 +71,7 @@ def test_an_exercise_is_run_without_its_solution_and_judged_on_its_own_test(
     exercises = _write_exercises(tmp_path / "practice")
     out = tmp_path / "results.jsonl"
     with ScriptedServer(TURNS) as server:
-        done = subprocess.run(
-            [KILN, "eval", str(exercises), "--base-url", server.base_url, "--model", "scripted",
-             "--out", str(out), "--timeout", "120"],
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
+        done = run_eval(exercises, server, out)
         requests = [json.dumps(r.body) for r in server.chat_requests]
     assert done.returncode == 0, done.stderr
     assert server.turns_served == len(TURNS)

@@ -64,15 +64,20 @@ def _write_set(root: Path) -> Path:
     return root
 
 
+def run_eval(folder: Path, server: ScriptedServer, out: Path) -> subprocess.CompletedProcess[str]:
+    """`kiln eval FOLDER` against the scripted server, its results lines written to `out`."""
+    return subprocess.run(
+        [KILN, "eval", str(folder), "--base-url", server.base_url, "--model", "scripted",
+         "--out", str(out), "--timeout", "120"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
 def test_a_fix_is_solved_and_a_rewritten_test_is_not(docker_ready: None, tmp_path: Path) -> None:
     eval_dir = _write_set(tmp_path / "eval")
     out = tmp_path / "results.jsonl"
     with ScriptedServer(TURNS) as server:
-        done = subprocess.run(
-            [KILN, "eval", str(eval_dir), "--base-url", server.base_url, "--model", "scripted",
-             "--out", str(out), "--timeout", "120"],
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
+        done = run_eval(eval_dir, server, out)
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()}
     assert rows["tune/adder"].split()[1] == "1/1" and "done 1" in rows["tune/adder"]
