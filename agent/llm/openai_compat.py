@@ -11,6 +11,7 @@ calls written as text are recovered (`recovery.py`).
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -266,6 +267,11 @@ class OpenAICompatClient:
             temperature = self.profile.temperature
         if temperature is not None:
             body["temperature"] = temperature
+        if temperature:
+            # A sample needs a seed of its own: without one, llama-cpp-python derives the
+            # next seed from the one saved with a cached prompt state, so every sample of
+            # a prompt it has cached came back word for word the same.
+            body["seed"] = secrets.randbelow(2**31)
         if shape:
             body["response_format"] = shape
         started = time.monotonic()

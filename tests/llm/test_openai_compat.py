@@ -150,3 +150,17 @@ async def test_api_key_comes_from_the_named_variable_or_kiln_api_key() -> None:
             await client.aclose()
     auth = [r.headers.get("authorization") for r in server.requests]
     assert auth == ["Bearer sk-named", "Bearer sk-kiln", None]
+
+
+async def test_each_sample_carries_a_seed_of_its_own() -> None:
+    # A server that keeps prompt states may restore the seed saved with one: without a
+    # seed per request, the samples of a cached prompt repeat word for word.
+    with ScriptedServer([{"text": "a"}, {"text": "b"}, {"text": "c"}]) as server:
+        client = openai_client(server.base_url)
+        for temperature in (0.8, 0.8, 0.0):
+            events = client.stream(USER, [], temperature=temperature)
+            _ = [e async for e in events]
+        await client.aclose()
+    bodies = [r.body for r in server.chat_requests]
+    assert bodies[0]["seed"] != bodies[1]["seed"]
+    assert "seed" not in bodies[2]  # the likeliest reply needs none
