@@ -11,12 +11,18 @@ tests it still fails. Where the prompt must stay short, the tests are cut, never
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 
 from agent.llm.base import Message
 
-MAX_TESTS_CHARS = 7_000  # what the tests may take of a request; the task is never cut
-MAX_FAILURE_CHARS = 2_500
+# What the tests may take of a request; the task is never cut. A small model on a laptop
+# reads a prompt at some 30-50 tokens a second: 7,000 characters of tests cost a minute
+# before the first word of every run's first sample, and the tests' first cases say what
+# the rest repeat.
+MAX_TESTS_CHARS = 3_000
+MAX_FAILURE_CHARS = 1_500
 
 SYSTEM = (
     "You are an expert Python programmer. You implement a module completely, so that its "
@@ -40,8 +46,9 @@ def implement_request(
     """The whole module asked for: the task first (every request of the run starts with
     the same words, so a server's prefix cache serves the samples), then the stub and the
     tests, the request last."""
+    each = MAX_TESTS_CHARS // max(1, len(tests))
     shown = "\n\n".join(
-        f"{name}:\n```python\n{_cut(text, MAX_TESTS_CHARS, name).rstrip()}\n```"
+        f"{name}:\n```python\n{compact_tests(text, each).rstrip()}\n```"
         for name, text in tests.items()
     )
     parts = [f"The task:\n{task.strip()}"]
@@ -75,6 +82,65 @@ def improve_request(
         )
     )
     return messages
+
+
+def compact_tests(source: str, most: int) -> str:
+    """A test file as a request shows it: comment lines and runs of blank lines dropped,
+    then, past `most` characters, whole test functions kept in order while they fit and
+    the number left out said. Code that does not parse is cut at `most`."""
+    text = re.sub(r"\n\s*\n(\s*\n)+", "\n\n", _without_comment_lines(source)).strip() + "\n"
+    if len(text) <= most:
+        return text
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return _cut(text, most, "the tests")
+    tests = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+    ]
+    lines = text.splitlines(keepends=True)
+    spans = sorted((_first_line(node), node.end_lineno or node.lineno) for node in tests)
+    costs = [sum(len(lines[i - 1]) for i in range(start, end + 1)) for start, end in spans]
+    size = len(text) - sum(costs)
+    # Every stride-th test first, then the ones between: what is kept spans the file.
+    fits = max(1, len(spans) * max(0, most - size) // max(1, sum(costs)))
+    stride = max(1, round(len(spans) / fits))
+    order = sorted(range(len(spans)), key=lambda i: (i % stride, i))
+    dropped: set[int] = set()  # 1-based line numbers left out
+    for i in order:
+        if size + costs[i] <= most:
+            size += costs[i]
+        else:
+            dropped.update(range(spans[i][0], spans[i][1] + 1))
+    left_out = sum(1 for start, _ in spans if start in dropped)
+    kept = "".join(line for number, line in enumerate(lines, 1) if number not in dropped)
+    if left_out:
+        kept = kept.rstrip() + f"\n\n# ... {left_out} more tests not shown\n"
+    return kept
+
+
+def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    return min([node.lineno, *(d.lineno for d in node.decorator_list)])
+
+
+def _without_comment_lines(source: str) -> str:
+    """`source` without its lines that hold only a comment (a `#` inside a string stays)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    only_comment = {
+        t.start[0]
+        for t in tokens
+        if t.type == tokenize.COMMENT and not t.line[: t.start[1]].strip()
+    }
+    return "".join(
+        line
+        for number, line in enumerate(source.splitlines(keepends=True), 1)
+        if number not in only_comment
+    )
 
 
 def module_from_reply(reply: str, stub: str) -> str | None:

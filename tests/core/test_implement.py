@@ -5,11 +5,12 @@ is handed back with its failures; every request carries the task."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from agent.events import CandidateKind, CandidatesTried, Finished
-from agent.prompts.implement import module_from_reply
+from agent.prompts.implement import compact_tests, module_from_reply
 from agent.repair.stubs import stubbed_names
 from tests.conftest import make_git_repo
 from tests.core.test_rewrites import _run, block
@@ -69,3 +70,23 @@ def test_a_reply_must_keep_the_stubs_names_and_parse() -> None:
     assert module_from_reply(f"Here:\n```python\n{WHOLE}```\n", STUB) == WHOLE
     assert module_from_reply("```python\ndef other():\n    return 1\n```", STUB) is None
     assert module_from_reply("```python\ndef season(:\n```", STUB) is None
+
+
+def test_long_tests_are_shown_whole_function_by_function_across_the_file() -> None:
+    header = "# generated from the shared cases\nimport unittest\n\nfrom seasons import season\n"
+    cases = "".join(
+        f"    # case {i}\n    def test_month_{i}(self):\n"
+        f"        self.assertEqual(season({i}), 'x#{i}')\n\n"
+        for i in range(1, 41)
+    )
+    source = f"{header}\n\nclass SeasonTest(unittest.TestCase):\n{cases}"
+    shown = compact_tests(source, 1200)
+    assert len(shown) <= 1200 + 60  # the budget, and the line that says what was left out
+    assert "# generated" not in shown and "# case" not in shown  # comment lines dropped
+    assert "'x#7'" in source and "from seasons import season" in shown
+    kept = [int(n) for n in re.findall(r"def test_month_(\d+)", shown)]
+    assert kept == sorted(kept) and kept[0] == 1 and kept[-1] > 30  # spread over the file
+    for n in kept:  # each kept test whole
+        assert f"def test_month_{n}(self):\n        self.assertEqual(season({n}), 'x#{n}')" in shown
+    assert f"# ... {40 - len(kept)} more tests not shown" in shown
+    assert compact_tests(TESTS, 1200).split() == TESTS.split()  # short tests: all of them
