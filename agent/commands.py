@@ -10,6 +10,7 @@ ends in something shown, never silently; a failure is one sentence.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -22,9 +23,9 @@ from agent.present import changes_summary, cost_lines, cost_text
 from agent.settings.config import Settings
 
 if TYPE_CHECKING:
+    from agent.review.reviewer import ReviewResult
     from agent.session import Session
     from agent.store.db import SessionRow
-    from agent.vcs.review.reviewer import ReviewResult
 
 INTERACTIVE_MODES: tuple[Mode, ...] = (Mode.PLAN, Mode.ASK, Mode.AUTO_EDIT, Mode.FULL_AUTO)
 # After a request in these modes kiln offers to write its changes to the working tree.
@@ -250,12 +251,20 @@ class Commands:
         yield Say(f"Undone: {await session.undo()}")
 
     async def _cmd_review(self, arg: str) -> AsyncIterator[Output]:
-        from agent.vcs.review.formats import as_text
-        from agent.vcs.review.session import review_for_session
+        from agent.review.formats import as_text
+        from agent.review.runner import TargetSpec
+        from agent.review.session import review_for_session
 
         session = self._idle()
         yield Say(f"Reviewing {arg or 'your changes (or HEAD when there are none)'}…")
-        result = await review_for_session(session, arg)
+        spec = TargetSpec.parse(arg)  # a bad target is one sentence before anything starts
+        await session.start()
+        store = session.store
+        on_request = functools.partial(store.record_request, session.session_id) if store else None
+        result = await review_for_session(
+            session.repo, session.settings, session.client, session.meter, spec,
+            on_request=on_request,
+        )  # fmt: skip
         yield ShowReview(as_text(result), result=result)
 
     async def _cmd_queue(self, arg: str) -> AsyncIterator[Output]:

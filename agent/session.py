@@ -252,13 +252,13 @@ class Session:
 
     async def _start_mcp(self) -> ExternalTools | None:
         """The MCP servers of the config, a trusted .mcp.json and the client; None: none."""
-        from agent.protocols.mcp_config import choose_servers
+        from agent.mcp.config import choose_servers
 
         chosen = choose_servers(self.repo, self.settings, self._given_mcp)
         self.start_notes.extend(chosen.notes)
         if not chosen.servers:
             return None
-        from agent.protocols.mcp_tools import McpTools
+        from agent.mcp.tools import McpTools
 
         tools = await McpTools.start(
             chosen.servers, self.repo, self.settings.mcp.max_tools, self.settings.model_key_vars

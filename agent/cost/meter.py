@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.cost.pricing import Pricing
-from agent.cost.request import ModelRequest
 from agent.events import BudgetWarning, Event, Notice, StopReason, Usage
 from agent.llm.base import Completion, Message, ToolSpec
+from agent.llm.request import ModelRequest
 from agent.present import estimate_tokens
 from agent.settings.config import Limits
 

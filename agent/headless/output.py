@@ -32,8 +32,9 @@ from agent.present import (
     format_usage,
     shape_line,
     short_arguments,
+    usage_dict,
 )
-from agent.tools.testdigest import TestDigest
+from agent.tools.testdigest import TestDigest, tests_dict
 
 if TYPE_CHECKING:
     from agent.session import Session
@@ -71,20 +72,6 @@ def render_text(event: Event) -> str:
     if isinstance(event, Finished):
         return f"· {event.status} ({event.stop_reason.value})"
     return ""
-
-
-def tests_dict(report: TestDigest | None) -> dict[str, Any] | None:
-    if report is None:
-        return None
-    return {
-        "command": report.command,
-        "passed": report.passed,
-        "failed": report.failed,
-        "errors": report.errors,
-        "exit_code": report.exit_code,
-        "ok": report.ok,
-        "failing": list(report.failing),
-    }
 
 
 def final_report(
@@ -141,15 +128,6 @@ def evidence(
     if before is not None:
         return "tests failed before the run and pass after it"
     return "tests pass after the run"
-
-
-def usage_dict(usage: Usage) -> dict[str, int]:
-    return {
-        "uncached_input_tokens": usage.uncached_input,
-        "cached_input_tokens": usage.cached_input,
-        "cache_write_tokens": usage.cache_write,
-        "output_tokens": usage.output,
-    }
 
 
 def early_report(

@@ -24,8 +24,9 @@ from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.errors import ExitCode, KilnError, UsageError
 from agent.events import Applied, Event, Finished, Notice, SessionStarted, StopReason, TaskShape
-from agent.settings.config import Settings, load_settings
-from agent.vcs.repo import find_repo
+from agent.settings.config import Settings
+from agent.settings.flags import settings_for
+from agent.settings.repo import find_repo
 
 # The session, the store and the model client are imported only once the container is
 # being started (see run_headless): their imports then cost the run nothing.
@@ -57,26 +58,6 @@ class HeadlessApprover:
             self.refused_flags = request.flags
             return Decision(Verdict.REJECT, "flagged, and --apply-flagged was not given")
         return Decision(Verdict.REJECT, "no person is present to approve this (headless run)")
-
-
-def settings_for(
-    args: argparse.Namespace, repo: Path, extra: dict[str, Any] | None = None
-) -> Settings:
-    """The settings of a run: its flags over the files; `extra` adds dotted keys of its own
-    (a batch line's image and setup)."""
-    flags = {
-        "models.main.base_url": getattr(args, "base_url", None),
-        "models.main.model": getattr(args, "model", None),
-        "models.main.provider": getattr(args, "provider", None),
-        "tests.command": getattr(args, "test_command", None),
-        "limits.max_steps": getattr(args, "max_steps", None),
-        "limits.budget_usd": getattr(args, "budget_usd", None),
-        "limits.timeout_s": getattr(args, "timeout", None),
-        "sandbox.backend": getattr(args, "backend", None),
-        "git.commit": True if getattr(args, "commit", False) else None,
-        **(extra or {}),
-    }
-    return load_settings(repo, {k: v for k, v in flags.items() if v is not None})
 
 
 def read_task(args: argparse.Namespace) -> str:

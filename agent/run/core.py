@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from agent import tools
 from agent.cost.meter import Meter
 from agent.cost.pricing import Pricing
-from agent.cost.request import OnRequest
 from agent.events import Event, Phase, PhaseChanged
 from agent.llm.base import ModelClient
+from agent.llm.request import OnRequest
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy
 from agent.prompts.window import Window

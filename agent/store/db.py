@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from agent.cost.request import ModelRequest
 from agent.events import (
     Applied,
     ApprovalRequested,
@@ -42,6 +41,7 @@ from agent.events import (
     UsageUpdated,
 )
 from agent.llm.base import Message, ToolCall, ToolSpec
+from agent.llm.request import ModelRequest
 from agent.settings import paths
 from agent.store.failures import StoreError, describe, store_wait_s
 from agent.store.writes import PendingWrites, Statement
