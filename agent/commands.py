@@ -146,7 +146,7 @@ class Commands:
         self._mode = mode
         if self.session is not None:
             self.session.mode = mode
-        return ModeChanged(mode.value)
+        return ModeChanged(mode)
 
     async def run(self, line: str) -> AsyncIterator[Output]:
         """Carry out one slash command; every KilnError becomes one sentence."""

@@ -28,7 +28,16 @@ from agent.context.repomap import prompt_map
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
 from agent.errors import Busy, KilnError
-from agent.events import Applied, Checkpointed, Event, Finished, Notice, SessionStarted, Usage
+from agent.events import (
+    Applied,
+    Checkpointed,
+    Event,
+    Finished,
+    Level,
+    Notice,
+    SessionStarted,
+    Usage,
+)
 from agent.llm.base import ModelClient, ModelProfile
 from agent.llm.window import served_token_count, served_window
 from agent.present import changed_paths, flag_config
@@ -245,7 +254,7 @@ class Session:
                 str(self.repo),
                 "",
                 self.client.profile.model,
-                self.mode.value,
+                self.mode,
                 backend=self.backend,
             ),
         )
@@ -340,7 +349,7 @@ class Session:
             self.conversation.system = self.policy.system_prompt(
                 self.repo.name, command, self._stable or ""
             )
-        self.notice(why, "info")
+        self.notice(why, Level.INFO)
 
     async def _test_command_from(self, task: str) -> None:
         """The person's task names a test command ("the tests fail (`python3 -m unittest`)"):
@@ -384,7 +393,7 @@ class Session:
             self.store.record(self.session_id, event)
         self._sink(event)
 
-    def notice(self, message: str, level: str = "warning") -> None:
+    def notice(self, message: str, level: Level = Level.WARNING) -> None:
         """Tell the person something through the event stream (sent with the next event)."""
         self._emit(Notice(message, level))
 
@@ -565,9 +574,9 @@ class Session:
             self._emit(Applied(tuple(result), approved=not refusal))
             if result and self.settings.git.commit:
                 try:
-                    self._emit(Notice(await self.commit(), "info"))
+                    self._emit(Notice(await self.commit(), Level.INFO))
                 except KilnError as exc:  # applied all the same: the hook's refusal is shown
-                    self._emit(Notice(exc.message, "error"))
+                    self._emit(Notice(exc.message, Level.ERROR))
 
         async for event in self._stream(work):
             yield event

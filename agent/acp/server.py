@@ -48,7 +48,7 @@ from agent.acp.permissions import (
     permission_call,
 )
 from agent.acp.updates import Translator, say, stop_reason, tool_title
-from agent.approval import Mode
+from agent.approval import Action, Mode
 from agent.commands import COMMANDS, INTERACTIVE_MODES, Commands, Output, Say, ShowDiff, parse
 from agent.errors import ExitCode, KilnError
 from agent.events import Applied, ApprovalRequested, Event, Finished, StopReason
@@ -269,7 +269,7 @@ class KilnAgent:
         if not held.approver.pending(event.request_id):
             return  # answered already (always rejected)
         session_id = held.session.session_id
-        if event.action == "apply":
+        if event.action == Action.APPLY:
             held.applies += 1
             held.apply_call = f"kiln-apply-{held.applies}"
             start, call = await apply_call(

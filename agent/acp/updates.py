@@ -7,7 +7,7 @@ edits carrying their diff; the plan is a `plan`; usage and cost are a `usage_upd
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from acp import (
     plan_entry,
@@ -22,22 +22,33 @@ from acp import (
 )
 from acp.schema import Cost, PlanEntryStatus, ToolCallLocation, ToolKind, UsageUpdate
 
+from agent.approval import Verdict
 from agent.events import (
+    Applied,
+    ApprovalRequested,
     ApprovalResolved,
+    AssistantMessage,
     CandidatesTried,
+    Checkpointed,
     Compacted,
     Event,
+    FilesChanged,
     Finished,
+    ModeChanged,
+    ModelChanged,
     Notice,
+    PhaseChanged,
     PlanStatus,
     PlanUpdated,
     ReasoningDelta,
+    SessionStarted,
     StopReason,
     TaskShaped,
     TestsRan,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
+    TurnStarted,
     UsageUpdated,
     WindowUsed,
 )
@@ -88,47 +99,57 @@ class Translator:
 
     def updates(self, event: Event) -> list[Any]:
         after_run_tests, self._after_run_tests = self._after_run_tests, False
-        if isinstance(event, TextDelta):
-            return [update_agent_message_text(event.text)]
-        if isinstance(event, ReasoningDelta):
-            return [update_agent_thought_text(event.text)]
-        if isinstance(event, ToolCallStarted):
-            self._open.append(event.call_id)
-            return [self._started(event)]
-        if isinstance(event, ApprovalResolved) and self._open:
-            if event.decision == "reject":  # it never runs: straight to failed when it ends
-                self._running.add(self._open[-1])
+        match event:
+            case TextDelta():
+                return [update_agent_message_text(event.text)]
+            case ReasoningDelta():
+                return [update_agent_thought_text(event.text)]
+            case ToolCallStarted():
+                self._open.append(event.call_id)
+                return [self._started(event)]
+            case ApprovalResolved():
+                if not self._open:
+                    return []
+                if event.decision == Verdict.REJECT:  # it never runs: failed when it ends
+                    self._running.add(self._open[-1])
+                    return []
+                return self._in_progress(self._open[-1])
+            case ToolCallFinished():
+                self._after_run_tests = event.name == "run_tests"
+                return self._finished(event)
+            case PlanUpdated():
+                entries = (plan_entry(s.title, status=PLAN_STATUS[s.status]) for s in event.steps)
+                return [update_plan(entries)]
+            case TestsRan():
+                return [] if after_run_tests else self._tests_ran(event)
+            case WindowUsed():
+                self.window = (event.tokens, event.window)
                 return []
-            return self._in_progress(self._open[-1])
-        if isinstance(event, ToolCallFinished):
-            self._after_run_tests = event.name == "run_tests"
-            return self._finished(event)
-        if isinstance(event, PlanUpdated):
-            return [
-                update_plan(plan_entry(s.title, status=PLAN_STATUS[s.status]) for s in event.steps)
-            ]
-        if isinstance(event, TestsRan) and not after_run_tests:
-            return self._tests_ran(event)
-        if isinstance(event, WindowUsed):
-            self.window = (event.tokens, event.window)
-        if isinstance(event, UsageUpdated) and not event.estimated:
-            return [self.usage(event.cost_usd)]
-        if isinstance(event, Compacted):
-            return [update_agent_thought_text(compacted_line(event) + "\n")]
-        if isinstance(event, CandidatesTried):
-            return [update_agent_thought_text(candidates_line(event) + "\n")]
-        if isinstance(event, TaskShaped):
-            return [update_agent_thought_text(shape_line(event) + "\n")]
-        if isinstance(event, Notice):
-            return [say(event.message, event.level)]
-        if isinstance(event, Finished):
-            # calls the stop interrupted (Esc, a limit) never finished: say so, not "pending"
-            closing = [update_tool_call(c, status="failed") for c in self._open]
-            self._open.clear()
-            if event.stop_reason is not StopReason.DONE:
-                closing.append(say(event.summary or event.status, "warning"))
-            return closing
-        return []
+            case UsageUpdated():
+                return [] if event.estimated else [self.usage(event.cost_usd)]
+            case Compacted():
+                return [update_agent_thought_text(compacted_line(event) + "\n")]
+            case CandidatesTried():
+                return [update_agent_thought_text(candidates_line(event) + "\n")]
+            case TaskShaped():
+                return [update_agent_thought_text(shape_line(event) + "\n")]
+            case Notice():  # a BudgetWarning too
+                return [say(event.message, event.level)]
+            case Finished():
+                # calls the stop interrupted (Esc, a limit) never finished: say so, not "pending"
+                closing = [update_tool_call(c, status="failed") for c in self._open]
+                self._open.clear()
+                if event.stop_reason is not StopReason.DONE:
+                    closing.append(say(event.summary or event.status, "warning"))
+                return closing
+            case (
+                SessionStarted() | PhaseChanged() | TurnStarted() | AssistantMessage()
+                | ApprovalRequested() | FilesChanged() | Checkpointed() | ModeChanged()
+                | ModelChanged() | Applied()
+            ):  # fmt: skip
+                return []  # the permission request and the apply are server.py's to send
+            case _:
+                assert_never(event)
 
     def current_call(self) -> str | None:
         """The tool call in flight: the one an approval asked now is about."""

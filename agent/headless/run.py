@@ -23,7 +23,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.errors import ExitCode, KilnError, UsageError
-from agent.events import Applied, Event, Finished, Notice, SessionStarted, StopReason, TaskShape
+from agent.events import (
+    Applied,
+    Event,
+    Finished,
+    Level,
+    Notice,
+    SessionStarted,
+    StopReason,
+    TaskShape,
+)
 from agent.settings.config import Settings
 from agent.settings.flags import settings_for
 from agent.settings.repo import find_repo
@@ -254,9 +263,9 @@ def _early_result(
     if store is not None:
         model = session.client.profile.model if session and session.client else ""
         store.record(
-            session_id, SessionStarted(session_id, str(repo), args.task, model, args.approval)
+            session_id, SessionStarted(session_id, str(repo), args.task, model, Mode(args.approval))
         )
-        store.record(session_id, Notice(message, "error"))
+        store.record(session_id, Notice(message, Level.ERROR))
         if reason is not None:
             store.record(session_id, Finished(status_for(reason), reason, message))
     if args.output_format == "text":

@@ -109,7 +109,7 @@ async def run_review(
 ) -> ReviewResult:
     from agent.cost.meter import Meter
     from agent.cost.pricing import pricing_for
-    from agent.events import Finished, SessionStarted, StopReason
+    from agent.events import Finished, Reading, RunStatus, SessionStarted, StopReason
     from agent.review.reviewer import ReviewOptions
     from agent.review.runner import TargetSpec, review
     from agent.settings.resolve import open_client, resolve_profile
@@ -123,7 +123,8 @@ async def run_review(
     store = Store()
     title = f"review {args.rev or ('--base ' + args.base if args.base else '')}".strip()
     store.record(
-        session_id, SessionStarted(session_id, str(root), title, client.profile.model, "review")
+        session_id,
+        SessionStarted(session_id, str(root), title, client.profile.model, Reading.REVIEW),
     )
     options = ReviewOptions(args.instructions, args.min_confidence, not args.no_verify_findings)
 
@@ -141,7 +142,15 @@ async def run_review(
         said = f"{result.verdict}, {len(result.findings)} findings"
         store.record(
             session_id,
-            Finished("done", StopReason.DONE, said, meter.requests, 0, meter.total, meter.cost_usd),
+            Finished(
+                RunStatus.DONE,
+                StopReason.DONE,
+                said,
+                meter.requests,
+                0,
+                meter.total,
+                meter.cost_usd,
+            ),
         )  # `kiln sessions list` and `kiln cost` show the review like any session
         return result
     finally:
