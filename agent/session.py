@@ -64,8 +64,6 @@ from agent.tools.testdigest import (
 )
 from sandbox.base import Sandbox
 
-SMALL_MODEL_TIMEOUT_S = 180.0
-
 
 class Session:
     def __init__(
@@ -318,7 +316,7 @@ class Session:
         """What follows the system prompt in the stable prefix: the project's rules and the
         repo map, made once, so every request of the session starts with the same bytes."""
         if self._stable is None:
-            tokens = self.settings.context.map_tokens if self.policy.name == "standard" else 0
+            tokens = self.policy.map_tokens(self.settings.context.map_tokens)
             rules = project_rules(self.repo)
             from agent.vcs.flagged import unreviewed_rules
 
@@ -428,11 +426,12 @@ class Session:
                     await task
 
     def _limits(self) -> Limits:
-        """The settings' limits; a small model's run without a configured wall clock ends
-        after SMALL_MODEL_TIMEOUT_S (a failing run must not spin for many minutes)."""
+        """The settings' limits; without a configured wall clock, the policy's own (a small
+        model's run ends after its `default_timeout_s`)."""
         limits = self.settings.limits
-        if self.policy.name != "standard" and "limits.timeout_s" not in self.settings.sources:
-            limits = dataclasses.replace(limits, timeout_s=SMALL_MODEL_TIMEOUT_S)
+        clock = self.policy.default_timeout_s
+        if clock is not None and "limits.timeout_s" not in self.settings.sources:
+            limits = dataclasses.replace(limits, timeout_s=clock)
         return limits
 
     async def _fast_model(self) -> FastModel | None:

@@ -89,7 +89,7 @@ class Reviewer:
             policy=policy_for(client.profile), before_change=_nothing, on_request=on_request,
         )  # fmt: skip
         self.run = Run(deps, RunState(settings.limits), lambda event: None)
-        self.small = deps.policy.name != "standard"
+        self.small = not deps.policy.reads_on_its_own
         self._added: dict[str, set[int]] = {}
         self.settings = settings
 
@@ -140,8 +140,8 @@ class Reviewer:
         )
 
     def _map(self, paths: list[str]) -> str:
-        tokens = self.settings.context.map_tokens
-        if not tokens or self.run.deps.policy.name != "standard":
+        tokens = self.run.deps.policy.map_tokens(self.settings.context.map_tokens)
+        if not tokens:
             return ""  # a small model's window is kept for the change itself
         try:
             return prompt_map(self.root, paths, tokens)
