@@ -117,12 +117,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _session_flags(agent_protocol)
     agent_protocol.add_argument("--mode", choices=["plan", "ask", "auto-edit", "full-auto"])
-    agent_protocol.set_defaults(handler="agent.protocols.acp_cli:main")
+    agent_protocol.set_defaults(handler="agent.acp.cli:main")
 
     mcp = sub.add_parser("mcp", help="the MCP servers kiln uses")
     mcp.add_argument("action", choices=["list"])
     mcp.add_argument("--repo", default=".", help="the git repository (default: .)")
-    mcp.set_defaults(handler="agent.protocols.mcp_cli:main")
+    mcp.set_defaults(handler="agent.mcp.cli:main")
 
     sessions = sub.add_parser("sessions", help="stored sessions")
     sessions.add_argument("action", choices=["list", "show", "export"])
@@ -155,10 +155,10 @@ def _build_parser() -> argparse.ArgumentParser:
     review.add_argument(
         "--backend", choices=["docker", "bwrap", "auto"], help="the sandbox of --run-tests, --fix"
     )
-    from agent.vcs.review.cli import add_arguments as review_arguments
+    from agent.review.cli import add_arguments as review_arguments
 
     review_arguments(review)
-    review.set_defaults(handler="agent.vcs.review.cli:main")
+    review.set_defaults(handler="agent.cli:review")
 
     undo = sub.add_parser("undo", help="take back the last change kiln applied (or committed)")
     undo.add_argument("--repo", default=".", help="the git repository (default: .)")
@@ -237,6 +237,15 @@ def _build_parser() -> argparse.ArgumentParser:
     local_sub.add_parser("status", help="is the local server running?")
     local_sub.add_parser("stop", help="stop the local server")
     return parser
+
+
+def review(args: argparse.Namespace) -> int:
+    """`kiln review`, handed `kiln run`'s runner for `--fix`: one front end never imports
+    another."""
+    from agent.headless.run import run_headless
+    from agent.review.cli import main as review_main
+
+    return review_main(args, run_task=run_headless)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

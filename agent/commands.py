@@ -10,9 +10,10 @@ ends in something shown, never silently; a failure is one sentence.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agent.approval import Mode
@@ -22,9 +23,9 @@ from agent.present import changes_summary, cost_lines, cost_text
 from agent.settings.config import Settings
 
 if TYPE_CHECKING:
+    from agent.review.reviewer import ReviewResult
     from agent.session import Session
     from agent.store.db import SessionRow
-    from agent.vcs.review.reviewer import ReviewResult
 
 INTERACTIVE_MODES: tuple[Mode, ...] = (Mode.PLAN, Mode.ASK, Mode.AUTO_EDIT, Mode.FULL_AUTO)
 # After a request in these modes kiln offers to write its changes to the working tree.
@@ -36,27 +37,8 @@ class SlashCommand:
     name: str
     help: str
     arg: str = ""  # placeholder shown in help, e.g. "[MODE]"
-
-
-COMMANDS: tuple[SlashCommand, ...] = (
-    SlashCommand("mode", "switch the approval mode (plan, ask, auto-edit, full-auto)", "[MODE]"),
-    SlashCommand("model", "show the model profiles, or switch to one", "[NAME]"),
-    SlashCommand("diff", "show the sandbox's changes so far"),
-    SlashCommand("apply", "write the sandbox's changes to your working tree (asks first)"),
-    SlashCommand("commit", "commit the changes kiln applied last (hooks run)"),
-    SlashCommand(
-        "undo", "take back kiln's last applied change (before any, the last sandbox step)"
-    ),
-    SlashCommand("review", "review a commit, a range, or your changes", "[REV]"),
-    SlashCommand("queue", "kiln's commits on this branch: diff, reword, squash, drop"),
-    SlashCommand("cost", "tokens, cache hits and money spent in this session"),
-    SlashCommand("compact", "summarise the conversation to free context"),
-    SlashCommand("sessions", "list stored sessions"),
-    SlashCommand("theme", "switch the colour theme (remembered)", "[NAME]"),
-    SlashCommand("help", "commands and keys"),
-    SlashCommand("quit", "close the sandbox and leave"),
-)
-BY_NAME = {c.name: c for c in COMMANDS}
+    # What carries it out; None: the front end's own (/theme, /quit).
+    run: Handler | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -86,6 +68,7 @@ class ShowDiff:
 
 
 Output = Say | ShowDiff | Event
+Handler = Callable[["Commands", str], AsyncIterator[Output]]
 
 
 def parse(text: str) -> ParsedCommand | None:
@@ -145,21 +128,19 @@ class Commands:
         self._mode = mode
         if self.session is not None:
             self.session.mode = mode
-        return ModeChanged(mode.value)
+        return ModeChanged(mode)
 
     async def run(self, line: str) -> AsyncIterator[Output]:
         """Carry out one slash command; every KilnError becomes one sentence."""
         parsed = parse(line)
         if parsed is None:
             return
-        handler: Callable[[str], AsyncIterator[Output]] | None = getattr(
-            self, f"_cmd_{parsed.name}", None
-        )
-        if parsed.name not in BY_NAME or handler is None:
+        command = BY_NAME.get(parsed.name)
+        if command is None or command.run is None:
             yield Say(f"There is no /{parsed.name}; /help lists the commands.", "warning")
             return
         try:
-            async for output in handler(parsed.arg):
+            async for output in command.run(self, parsed.arg):
                 yield output
         except KilnError as exc:
             yield Say(exc.message, "error")
@@ -250,12 +231,20 @@ class Commands:
         yield Say(f"Undone: {await session.undo()}")
 
     async def _cmd_review(self, arg: str) -> AsyncIterator[Output]:
-        from agent.vcs.review.formats import as_text
-        from agent.vcs.review.session import review_for_session
+        from agent.review.formats import as_text
+        from agent.review.runner import TargetSpec
+        from agent.review.session import review_for_session
 
         session = self._idle()
         yield Say(f"Reviewing {arg or 'your changes (or HEAD when there are none)'}…")
-        result = await review_for_session(session, arg)
+        spec = TargetSpec.parse(arg)  # a bad target is one sentence before anything starts
+        await session.start()
+        store = session.store
+        on_request = functools.partial(store.record_request, session.session_id) if store else None
+        result = await review_for_session(
+            session.repo, session.settings, session.client, session.meter, spec,
+            on_request=on_request,
+        )  # fmt: skip
         yield ShowReview(as_text(result), result=result)
 
     async def _cmd_queue(self, arg: str) -> AsyncIterator[Output]:
@@ -292,6 +281,53 @@ class Commands:
     async def _cmd_help(self, arg: str) -> AsyncIterator[Output]:
         keys = ["", *self._keys_help] if self._keys_help else []
         yield Say("\n".join([*help_lines(), *keys]))
+
+
+# The table: each command bound to its handler; /theme and /quit are the front end's own.
+COMMANDS: tuple[SlashCommand, ...] = (
+    SlashCommand(
+        "mode",
+        "switch the approval mode (plan, ask, auto-edit, full-auto)",
+        "[MODE]",
+        run=Commands._cmd_mode,
+    ),
+    SlashCommand(
+        "model", "show the model profiles, or switch to one", "[NAME]", run=Commands._cmd_model
+    ),
+    SlashCommand("diff", "show the sandbox's changes so far", run=Commands._cmd_diff),
+    SlashCommand(
+        "apply",
+        "write the sandbox's changes to your working tree (asks first)",
+        run=Commands._cmd_apply,
+    ),
+    SlashCommand(
+        "commit", "commit the changes kiln applied last (hooks run)", run=Commands._cmd_commit
+    ),
+    SlashCommand(
+        "undo",
+        "take back kiln's last applied change (before any, the last sandbox step)",
+        run=Commands._cmd_undo,
+    ),
+    SlashCommand(
+        "review", "review a commit, a range, or your changes", "[REV]", run=Commands._cmd_review
+    ),
+    SlashCommand(
+        "queue",
+        "kiln's commits on this branch: diff, reword, squash, drop",
+        run=Commands._cmd_queue,
+    ),
+    SlashCommand(
+        "cost", "tokens, cache hits and money spent in this session", run=Commands._cmd_cost
+    ),
+    SlashCommand(
+        "compact", "summarise the conversation to free context", run=Commands._cmd_compact
+    ),
+    SlashCommand("sessions", "list stored sessions", run=Commands._cmd_sessions),
+    SlashCommand("theme", "switch the colour theme (remembered)", "[NAME]"),
+    SlashCommand("help", "commands and keys", run=Commands._cmd_help),
+    SlashCommand("quit", "close the sandbox and leave"),
+)
+BY_NAME = {c.name: c for c in COMMANDS}
 
 
 def _stored_sessions(limit: int = 15) -> list[SessionRow]:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
+
+from agent.approval import Action, Mode, Verdict
 
 
 class Phase(enum.StrEnum):
@@ -61,6 +63,37 @@ class CandidateKind(enum.StrEnum):
     SAMPLED_EDIT = "sampled_edit"  # an edit sampled again after the model's own failed
 
 
+class RunStatus(enum.StrEnum):
+    """How a run ended, in one word; `Finished.stop_reason` says why."""
+
+    DONE = "done"
+    FAILED = "failed"
+    LIMIT = "limit"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+
+
+class Level(enum.StrEnum):
+    """How a Notice is shown."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class Budget(enum.StrEnum):
+    """Which budget a BudgetWarning is about."""
+
+    USD = "usd"
+    TOKENS = "tokens"
+
+
+class Reading(enum.StrEnum):
+    """A session that only reads, in `SessionStarted.mode`: `kiln review`'s."""
+
+    REVIEW = "review"
+
+
 class PlanStatus(enum.StrEnum):
     PENDING = "pending"
     IN_PROGRESS = "in_progress"
@@ -101,8 +134,10 @@ class PlanStep:
 
 
 @dataclass(frozen=True)
-class Event:
-    """Base class; `kind` is the JSON discriminator."""
+class EventBase:
+    """Every event's base; `kind` is the JSON discriminator. Readers take `Event`, the
+    union of every event below, and `match` on it with `assert_never`, so an event one of
+    them forgets fails mypy."""
 
     @property
     def kind(self) -> str:
@@ -124,51 +159,51 @@ def _jsonable(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class SessionStarted(Event):
+class SessionStarted(EventBase):
     session_id: str
     repo: str
     task: str
     model: str
-    mode: str
+    mode: Mode | Reading
     backend: str = ""  # the sandbox in use: "docker" or "bwrap"
 
 
 @dataclass(frozen=True)
-class PhaseChanged(Event):
+class PhaseChanged(EventBase):
     phase: Phase
 
 
 @dataclass(frozen=True)
-class TaskShaped(Event):
+class TaskShaped(EventBase):
     """The shape kiln took the request for, first thing in a run: it picks the path."""
 
     shape: TaskShape
 
 
 @dataclass(frozen=True)
-class TurnStarted(Event):
+class TurnStarted(EventBase):
     step: int
 
 
 @dataclass(frozen=True)
-class TextDelta(Event):
+class TextDelta(EventBase):
     text: str
 
 
 @dataclass(frozen=True)
-class ReasoningDelta(Event):
+class ReasoningDelta(EventBase):
     text: str
 
 
 @dataclass(frozen=True)
-class AssistantMessage(Event):
+class AssistantMessage(EventBase):
     """The model's whole reply text for one turn, once streaming ended."""
 
     text: str
 
 
 @dataclass(frozen=True)
-class ToolCallStarted(Event):
+class ToolCallStarted(EventBase):
     call_id: str
     name: str
     arguments: dict[str, Any]
@@ -176,7 +211,7 @@ class ToolCallStarted(Event):
 
 
 @dataclass(frozen=True)
-class ToolCallFinished(Event):
+class ToolCallFinished(EventBase):
     call_id: str
     name: str
     ok: bool
@@ -187,9 +222,9 @@ class ToolCallFinished(Event):
 
 
 @dataclass(frozen=True)
-class ApprovalRequested(Event):
+class ApprovalRequested(EventBase):
     request_id: str
-    action: str  # "edit" | "command" | "apply" | "mcp"
+    action: Action
     summary: str
     diff: str = ""
     command: str = ""
@@ -200,26 +235,26 @@ class ApprovalRequested(Event):
 
 
 @dataclass(frozen=True)
-class ApprovalResolved(Event):
+class ApprovalResolved(EventBase):
     request_id: str
-    decision: str  # "approve" | "reject" | "always"
+    decision: Verdict
     reason: str = ""
 
 
 @dataclass(frozen=True)
-class PlanUpdated(Event):
+class PlanUpdated(EventBase):
     steps: tuple[PlanStep, ...]
 
 
 @dataclass(frozen=True)
-class FilesChanged(Event):
+class FilesChanged(EventBase):
     """The workspace's changed paths relative to the start, after a step."""
 
     paths: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class TestsRan(Event):
+class TestsRan(EventBase):
     command: str
     passed: int
     failed: int
@@ -231,7 +266,7 @@ class TestsRan(Event):
 
 
 @dataclass(frozen=True)
-class Compacted(Event):
+class Compacted(EventBase):
     """The conversation was made smaller to fit the model's context window."""
 
     tier: int  # 1: old tool outputs became stubs; 2: older turns became a summary
@@ -244,7 +279,7 @@ class Compacted(Event):
 
 
 @dataclass(frozen=True)
-class CandidatesTried(Event):
+class CandidatesTried(EventBase):
     """kiln tried fixes and let the tests judge them: other edits after a failing one
     (agent/repair/candidates.py), or, before the model's first edit, rewrites and kiln's
     variants (agent/repair/rewrites.py) or whole modules for a stub (implement.py)."""
@@ -263,7 +298,7 @@ class CandidatesTried(Event):
 
 
 @dataclass(frozen=True)
-class WindowUsed(Event):
+class WindowUsed(EventBase):
     """How full the context window is for the request about to be sent."""
 
     tokens: int
@@ -271,7 +306,7 @@ class WindowUsed(Event):
 
 
 @dataclass(frozen=True)
-class UsageUpdated(Event):
+class UsageUpdated(EventBase):
     """Cumulative usage of the session; `estimated` while tokens still stream."""
 
     total: Usage
@@ -283,17 +318,17 @@ class UsageUpdated(Event):
 
 
 @dataclass(frozen=True)
-class Checkpointed(Event):
+class Checkpointed(EventBase):
     ref: str
     label: str
 
 
 @dataclass(frozen=True)
-class Notice(Event):
+class Notice(EventBase):
     """Something worth showing that is not an error (recovered calls, retries...)."""
 
     message: str
-    level: str = "info"
+    level: Level = Level.INFO
 
 
 @dataclass(frozen=True)
@@ -301,20 +336,20 @@ class BudgetWarning(Notice):
     """A budget of the session is 80% used (dollars or tokens); the run goes on until it is
     all spent. A Notice, so every front end shows its message; the meter's bar turns."""
 
-    budget: str = "usd"  # "usd" | "tokens"
+    budget: Budget = Budget.USD
     used: float = 0.0
     limit: float = 0.0
 
 
 @dataclass(frozen=True)
-class ModeChanged(Event):
+class ModeChanged(EventBase):
     """The approval mode the person chose (/mode, Shift+Tab), for the meter."""
 
-    mode: str
+    mode: Mode
 
 
 @dataclass(frozen=True)
-class ModelChanged(Event):
+class ModelChanged(EventBase):
     """The model the next request goes to (/model), for the meter."""
 
     model: str
@@ -322,7 +357,7 @@ class ModelChanged(Event):
 
 
 @dataclass(frozen=True)
-class Applied(Event):
+class Applied(EventBase):
     """The end of `Session.apply()`: the paths written to the working tree (none when the
     person said no, or there was nothing to write)."""
 
@@ -331,8 +366,8 @@ class Applied(Event):
 
 
 @dataclass(frozen=True)
-class Finished(Event):
-    status: str  # "done" | "failed" | "limit" | "cancelled" | "error"
+class Finished(EventBase):
+    status: RunStatus
     stop_reason: StopReason
     summary: str = ""
     steps: int = 0
@@ -340,3 +375,32 @@ class Finished(Event):
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = 0.0  # None: a model's price is unknown
     duration_s: float = 0.0
+
+
+Event: TypeAlias = (
+    SessionStarted
+    | PhaseChanged
+    | TaskShaped
+    | TurnStarted
+    | TextDelta
+    | ReasoningDelta
+    | AssistantMessage
+    | ToolCallStarted
+    | ToolCallFinished
+    | ApprovalRequested
+    | ApprovalResolved
+    | PlanUpdated
+    | FilesChanged
+    | TestsRan
+    | Compacted
+    | CandidatesTried
+    | WindowUsed
+    | UsageUpdated
+    | Checkpointed
+    | Notice
+    | ModeChanged
+    | ModelChanged
+    | Applied
+    | Finished
+    | BudgetWarning
+)

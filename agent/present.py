@@ -159,3 +159,13 @@ def compacted_line(event: Compacted) -> str:
         f"{human_tokens(event.tokens_before)} -> {human_tokens(event.tokens_after)} tokens of "
         f"a {human_tokens(event.window)} window; kept word for word: {', '.join(event.kept)}."
     )
+
+
+def usage_dict(usage: Usage) -> dict[str, int]:
+    """Usage as the JSON of `kiln run` and `kiln review` names it."""
+    return {
+        "uncached_input_tokens": usage.uncached_input,
+        "cached_input_tokens": usage.cached_input,
+        "cache_write_tokens": usage.cache_write,
+        "output_tokens": usage.output,
+    }

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
     from agent.llm.base import ModelClient
     from agent.session import Session
+    from agent.session.opening import TrustQuestion
     from agent.settings.config import Settings
 
 QUIT_WINDOW_S = 2.0
@@ -193,28 +194,22 @@ class KilnApp(App[int]):
 
     async def _open_session(self) -> Session | None:
         """Create and start the session; a failure is one sentence in the transcript."""
-        from agent.session import Session  # the core loads after the first frame
+        from agent.session.opening import open_session  # the core loads after the first frame
         from agent.settings.resolve import NoModelConfigured
 
         side = self.main.side
-        if not self.resume:
-            await self._offer_trust()
-        side.set_sandbox(f"starting {self.settings.sandbox.backend}…")
         try:
-            if self.resume:
-                session = Session.load(
-                    self.resume,
-                    self.settings,
-                    self.approver,
-                    mode=self.commands.mode,
-                    client=self.client,
-                )
-                for event in list(session.events):
-                    await self.show(event)
-            else:
-                session = Session(
-                    self.settings, self.repo, self.approver, self.commands.mode, client=self.client
-                )
+            opened = await open_session(
+                self.settings, self.repo, self.approver, self.commands.mode, self._ask_trust,
+                resume=self.resume, client=self.client,
+            )  # fmt: skip
+            session = opened.session
+            if opened.trusted:
+                self.settings = self.commands.settings = opened.settings
+                await self.main.transcript.note(f"Trusted {self.repo}'s {opened.trusted}.")
+            side.set_sandbox(f"starting {self.settings.sandbox.backend}…")
+            for event in list(session.events):  # a resumed session's, drawn again
+                await self.show(event)
             self.session = self.commands.session = session
             session.on_progress = lambda line: side.set_sandbox(f"setting up · {line[:60]}")
             await session.start()
@@ -242,38 +237,12 @@ class KilnApp(App[int]):
         )
         return session
 
-    async def _offer_trust(self) -> None:
-        """The repository's .kiln.toml sets what kiln honours only from a trusted file, or its
-        .mcp.json names servers that would run on this machine: ask."""
-        from agent.settings import trust
-
-        wanted = trust.trust_would_honour(self.settings.ignored)
-        servers = trust.servers_awaiting_trust(self.repo)
-        if not wanted and not servers:
-            return
+    async def _ask_trust(self, question: TrustQuestion) -> bool:
         from tui.screens.confirm import ConfirmScreen
 
-        shown = ", ".join(f"{key} = {value!r}" for key, value in list(wanted.items())[:4])
-        said = [
-            f"It sets {shown}: settings only a trusted file may set (they reach past the sandbox: your machine, money or limits)."
-        ]
-        said = said if wanted else []
-        if servers:
-            said.append(f"Its .mcp.json starts MCP servers on your machine: {', '.join(servers)}.")
-        files = " and ".join(f for f, on in ((".kiln.toml", wanted), (".mcp.json", servers)) if on)
-        question = ConfirmScreen(
-            f"Trust this repository's {files}?",
-            " ".join(said) + " kiln ignores them unless you trust this file as it is now "
-            "(`kiln trust` does the same; a changed file asks again).",
-            yes="Trust [y]",
-        )
-        if not await self.push_screen_wait(question):
-            return
-        from agent.settings.config import load_settings
-
-        trust.trust(self.repo)
-        self.settings = self.commands.settings = load_settings(self.repo, self.settings.flags)
-        await self.main.transcript.note(f"Trusted {self.repo}'s {files}.")
+        screen = ConfirmScreen(question.question, question.detail, yes="Trust [y]")
+        trusted: bool = await self.push_screen_wait(screen)
+        return trusted
 
     @work(exclusive=True, group="install", exit_on_error=False)
     async def offer_local_install(self) -> None:

@@ -33,7 +33,7 @@ from tui.meter_state import MeterState
 
 if TYPE_CHECKING:
     from agent.session import Session
-    from agent.settings.config import Settings
+    from agent.session.opening import TrustQuestion
 
 QUIT_WINDOW_S = 2.0
 KEYS_HELP = ["Ctrl+C interrupts a running step; Ctrl+D quits."]
@@ -72,48 +72,24 @@ class LineMode:
         self.session: Session | None = None
         self._quit = False
 
-    async def _trusted(self, launch: Launch) -> Settings:
-        """Ask to trust the repository's .kiln.toml when it sets what needs trust."""
-        from agent.settings import trust
-        from agent.settings.config import load_settings
-
-        wanted = trust.trust_would_honour(launch.settings.ignored)
-        servers = trust.servers_awaiting_trust(launch.repo)
-        if not wanted and not servers:
-            return launch.settings
-        shown = ", ".join(f"{key} = {value!r}" for key, value in wanted.items())
-        if wanted:
-            self.renderer.note(
-                f"This repository's .kiln.toml sets {shown}: settings only a trusted file may "
-                "set (they reach your machine, money or limits), ignored unless you trust the "
-                "file as it is now.",
-                "warning",
-            )
-        if servers:
-            self.renderer.note(
-                f"This repository's .mcp.json starts MCP servers on your machine "
-                f"({', '.join(servers)}), only once you trust the file as it is now.",
-                "warning",
-            )
-        answer = await self.prompt.prompt_async("Trust it? [y/N] ")
-        if answer.strip().lower() not in ("y", "yes"):
-            return launch.settings
-        trust.trust(launch.repo)
-        settings = load_settings(launch.repo, launch.settings.flags)
-        self.commands.settings = settings
-        return settings
+    async def _ask_trust(self, question: TrustQuestion) -> bool:
+        self.renderer.note(question.detail, "warning")
+        answer = await self.prompt.prompt_async(f"{question.question} [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
 
     async def run(self) -> int:
         """The REPL; a failure to start (no engine, no model) is one sentence (KilnError)."""
-        from agent.session import Session
+        from agent.session.opening import open_session
 
         launch = self.launch
-        if launch.resume:
-            session = Session.load(launch.resume, launch.settings, self.approver, mode=launch.mode)
-            for event in list(session.events):
-                self.renderer.show(event)
-        else:
-            session = Session(await self._trusted(launch), launch.repo, self.approver, launch.mode)
+        opened = await open_session(
+            launch.settings, launch.repo, self.approver, launch.mode, self._ask_trust,
+            resume=launch.resume,
+        )  # fmt: skip
+        session = opened.session
+        self.commands.settings = opened.settings
+        for event in list(session.events):  # a resumed session's, drawn again
+            self.renderer.show(event)
         self.session = self.commands.session = session
         self.renderer.note(f"starting the {launch.settings.sandbox.backend} sandbox…")
         session.on_progress = lambda line: self.renderer.note(f"setup | {line}")

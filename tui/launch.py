@@ -11,7 +11,7 @@ from agent.approval import Mode
 from agent.commands import parse_mode
 from agent.errors import UsageError
 from agent.settings.config import Settings, load_settings
-from agent.vcs.repo import find_repo
+from agent.settings.repo import find_repo
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ one or a few lines. Questions stop the live view first so the prompt sits below 
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from prompt_toolkit import PromptSession
 from rich.console import Console
 from rich.live import Live
@@ -15,20 +17,32 @@ from rich.text import Text
 
 from agent.approval import Action, ApprovalRequest, Decision, Verdict
 from agent.events import (
+    Applied,
+    ApprovalRequested,
+    ApprovalResolved,
     AssistantMessage,
     CandidatesTried,
+    Checkpointed,
     Compacted,
     Event,
     FilesChanged,
     Finished,
+    ModeChanged,
+    ModelChanged,
     Notice,
     PhaseChanged,
     PlanUpdated,
+    ReasoningDelta,
+    RunStatus,
+    SessionStarted,
     TaskShaped,
     TestsRan,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
+    TurnStarted,
+    UsageUpdated,
+    WindowUsed,
 )
 from agent.present import PLAN_MARKS, candidates_line, compacted_line, human_tokens, shape_line
 from tui.formatting import (
@@ -65,44 +79,56 @@ class LineRenderer:
 
     def show(self, event: Event) -> None:
         self.meter.apply(event)
-        if isinstance(event, TextDelta):
-            self._text += event.text
-            if self._live is None:
-                self._live = Live(Markdown(self._text), console=self.console, refresh_per_second=10)
-                self._live.start()
-            else:
-                self._live.update(Markdown(self._text))
-        elif isinstance(event, AssistantMessage):
-            if self._live is None and event.text.strip():
-                self.console.print(Markdown(event.text))
-            self.pause()
-        elif isinstance(event, ToolCallStarted):
-            self.note(f"▸ {call_head(event)}")
-        elif isinstance(event, ToolCallFinished):
-            self.note(f"  {call_result(event)}", "info" if event.ok else "warning")
-        elif isinstance(event, TestsRan):
-            self.note(tests_summary(event), "success" if tests_passed(event) else "error")
-        elif isinstance(event, PlanUpdated):
-            self.note("\n".join(f"{PLAN_MARKS[s.status]} {s.title}" for s in event.steps))
-        elif isinstance(event, PhaseChanged):
-            self.note(f"phase: {event.phase.value}")
-        elif isinstance(event, TaskShaped):
-            self.note(shape_line(event))
-        elif isinstance(event, Notice):
-            self.note(event.message, event.level)
-        elif isinstance(event, Compacted):
-            self.note(compacted_line(event))
-        elif isinstance(event, CandidatesTried):
-            self.note(candidates_line(event))
-        elif isinstance(event, Finished):
-            self.note(finished_summary(event), "success" if event.status == "done" else "warning")
-            if event.summary:
-                self.console.print(Markdown(event.summary))
-            if self._changed:
-                self.note(APPLY_HINT.format(n=len(self._changed)))
-            self.note(self.meter_line())
-        elif isinstance(event, FilesChanged):
-            self._changed = event.paths
+        match event:
+            case TextDelta():
+                self._text += event.text
+                if self._live is None:
+                    self._live = Live(
+                        Markdown(self._text), console=self.console, refresh_per_second=10
+                    )
+                    self._live.start()
+                else:
+                    self._live.update(Markdown(self._text))
+            case AssistantMessage():
+                if self._live is None and event.text.strip():
+                    self.console.print(Markdown(event.text))
+                self.pause()
+            case ToolCallStarted():
+                self.note(f"▸ {call_head(event)}")
+            case ToolCallFinished():
+                self.note(f"  {call_result(event)}", "info" if event.ok else "warning")
+            case TestsRan():
+                self.note(tests_summary(event), "success" if tests_passed(event) else "error")
+            case PlanUpdated():
+                self.note("\n".join(f"{PLAN_MARKS[s.status]} {s.title}" for s in event.steps))
+            case PhaseChanged():
+                self.note(f"phase: {event.phase.value}")
+            case TaskShaped():
+                self.note(shape_line(event))
+            case Notice():  # a BudgetWarning too
+                self.note(event.message, event.level)
+            case Compacted():
+                self.note(compacted_line(event))
+            case CandidatesTried():
+                self.note(candidates_line(event))
+            case Finished():
+                done = event.status == RunStatus.DONE
+                self.note(finished_summary(event), "success" if done else "warning")
+                if event.summary:
+                    self.console.print(Markdown(event.summary))
+                if self._changed:
+                    self.note(APPLY_HINT.format(n=len(self._changed)))
+                self.note(self.meter_line())
+            case FilesChanged():
+                self._changed = event.paths
+            case (
+                SessionStarted() | ReasoningDelta() | ApprovalRequested() | ApprovalResolved()
+                | WindowUsed() | UsageUpdated() | Checkpointed() | ModeChanged()
+                | ModelChanged() | Applied() | TurnStarted()
+            ):  # fmt: skip
+                pass  # the meter's, the approver's or the command layer's to show
+            case _:
+                assert_never(event)
 
     def meter_line(self) -> str:
         m = self.meter

@@ -179,7 +179,7 @@ def _run_args(spec: TaskSpec, options: BatchOptions, patch_out: Path) -> argpars
 
 
 def _settings(spec: TaskSpec, options: BatchOptions, args: argparse.Namespace, repo: Path) -> Any:
-    from agent.headless.run import settings_for
+    from agent.settings.flags import settings_for
 
     extra = {"sandbox.image": spec.image or None, "sandbox.setup": list(spec.setup) or None}
     settings = settings_for(args, repo, extra)
@@ -192,7 +192,7 @@ def _settings(spec: TaskSpec, options: BatchOptions, args: argparse.Namespace, r
 async def _checkout(spec: TaskSpec, target: Path) -> Path:
     """The repository to work on: the path itself, or a fresh clone of a URL (or of a path
     at `rev`), so the person's repository is never touched."""
-    from agent.vcs.repo import find_repo
+    from agent.settings.repo import find_repo
 
     if not spec.is_url and not spec.rev:
         return find_repo(spec.repo)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.cost.pricing import Pricing
-from agent.cost.request import ModelRequest
-from agent.events import BudgetWarning, Event, Notice, StopReason, Usage
+from agent.events import Budget, BudgetWarning, Event, Level, Notice, StopReason, Usage
 from agent.llm.base import Completion, Message, ToolSpec
+from agent.llm.request import ModelRequest
 from agent.present import estimate_tokens
 from agent.settings.config import Limits
 
@@ -103,29 +103,29 @@ class Meter:
                     f"The price of {self.pricing.model or 'this model'} is unknown, so the "
                     f"${limits.budget_usd:g} budget cannot be kept; set "
                     "[models.main.prices] to price it, or [limits] max_tokens.",
-                    level="warning",
+                    level=Level.WARNING,
                 )
             )
         if limits.budget_usd and cost is not None:
-            said += self._warning("usd", cost, limits.budget_usd)
+            said += self._warning(Budget.USD, cost, limits.budget_usd)
         if limits.max_tokens:
-            said += self._warning("tokens", float(self.tokens), float(limits.max_tokens))
+            said += self._warning(Budget.TOKENS, float(self.tokens), float(limits.max_tokens))
         return said
 
-    def _warning(self, budget: str, used: float, limit: float) -> list[Event]:
+    def _warning(self, budget: Budget, used: float, limit: float) -> list[Event]:
         if budget in self._warned or used < WARN_AT * limit:
             return []
         self._warned.add(budget)
         spent = (
             f"${used:.4f} of the ${limit:g}"
-            if budget == "usd"
+            if budget is Budget.USD
             else f"{used:.0f} of the {limit:.0f}-token"
         )
         return [
             BudgetWarning(
                 f"{used / limit:.0%} of the budget is used ({spent} budget); the run stops "
                 "when it is all spent.",
-                level="warning",
+                level=Level.WARNING,
                 budget=budget,
                 used=used,
                 limit=limit,

@@ -2,26 +2,36 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from agent.events import (
     Applied,
     ApprovalRequested,
+    ApprovalResolved,
+    AssistantMessage,
     CandidatesTried,
+    Checkpointed,
     Compacted,
     Event,
     FilesChanged,
     Finished,
+    ModeChanged,
+    ModelChanged,
     Notice,
     PhaseChanged,
     PlanUpdated,
+    ReasoningDelta,
+    SessionStarted,
     TaskShape,
     TaskShaped,
     TestsRan,
+    TextDelta,
     ToolCallFinished,
     ToolCallStarted,
     TurnStarted,
     Usage,
+    UsageUpdated,
+    WindowUsed,
 )
 from agent.present import (
     PLAN_MARKS,
@@ -32,8 +42,9 @@ from agent.present import (
     format_usage,
     shape_line,
     short_arguments,
+    usage_dict,
 )
-from agent.tools.testdigest import TestDigest
+from agent.tools.testdigest import TestDigest, tests_dict
 
 if TYPE_CHECKING:
     from agent.session import Session
@@ -41,50 +52,46 @@ if TYPE_CHECKING:
 
 def render_text(event: Event) -> str:
     """One line on stderr for the events a person watching a headless run cares about."""
-    if isinstance(event, TurnStarted):
-        return f"· step {event.step}"
-    if isinstance(event, TaskShaped):
-        return f"  {shape_line(event)}"
-    if isinstance(event, PhaseChanged):
-        return f"  [{event.phase.value}]"
-    if isinstance(event, ToolCallStarted):
-        return f"  → {event.name} {short_arguments(event.arguments, 80)}".rstrip()
-    if isinstance(event, ToolCallFinished) and not event.ok:
-        first = event.output.strip().splitlines()[0][:160] if event.output.strip() else ""
-        return f"    ✗ {event.name}: {first}"
-    if isinstance(event, TestsRan):
-        return f"  tests: {event.passed} passed, {event.failed} failed, {event.errors} errors"
-    if isinstance(event, FilesChanged):
-        return f"  changed: {', '.join(event.paths) or '(nothing)'}"
-    if isinstance(event, PlanUpdated):
-        return "\n".join(f"  {PLAN_MARKS[s.status]} {s.title}" for s in event.steps)
-    if isinstance(event, Notice):
-        return f"  note: {event.message}"
-    if isinstance(event, Compacted):
-        return f"  {compacted_line(event)}"
-    if isinstance(event, CandidatesTried):
-        return f"  {candidates_line(event)}"
-    if isinstance(event, Applied):
-        return f"  applied: {', '.join(event.paths) or '(nothing)'}"
-    if isinstance(event, ApprovalRequested):
-        return f"  approval: {event.summary}"
-    if isinstance(event, Finished):
-        return f"· {event.status} ({event.stop_reason.value})"
-    return ""
-
-
-def tests_dict(report: TestDigest | None) -> dict[str, Any] | None:
-    if report is None:
-        return None
-    return {
-        "command": report.command,
-        "passed": report.passed,
-        "failed": report.failed,
-        "errors": report.errors,
-        "exit_code": report.exit_code,
-        "ok": report.ok,
-        "failing": list(report.failing),
-    }
+    match event:
+        case TurnStarted():
+            return f"· step {event.step}"
+        case TaskShaped():
+            return f"  {shape_line(event)}"
+        case PhaseChanged():
+            return f"  [{event.phase.value}]"
+        case ToolCallStarted():
+            return f"  → {event.name} {short_arguments(event.arguments, 80)}".rstrip()
+        case ToolCallFinished():
+            if event.ok:
+                return ""
+            first = event.output.strip().splitlines()[0][:160] if event.output.strip() else ""
+            return f"    ✗ {event.name}: {first}"
+        case TestsRan():
+            return f"  tests: {event.passed} passed, {event.failed} failed, {event.errors} errors"
+        case FilesChanged():
+            return f"  changed: {', '.join(event.paths) or '(nothing)'}"
+        case PlanUpdated():
+            return "\n".join(f"  {PLAN_MARKS[s.status]} {s.title}" for s in event.steps)
+        case Notice():  # a BudgetWarning too
+            return f"  note: {event.message}"
+        case Compacted():
+            return f"  {compacted_line(event)}"
+        case CandidatesTried():
+            return f"  {candidates_line(event)}"
+        case Applied():
+            return f"  applied: {', '.join(event.paths) or '(nothing)'}"
+        case ApprovalRequested():
+            return f"  approval: {event.summary}"
+        case Finished():
+            return f"· {event.status} ({event.stop_reason.value})"
+        case (
+            SessionStarted() | TextDelta() | ReasoningDelta() | AssistantMessage()
+            | ApprovalResolved() | WindowUsed() | UsageUpdated() | Checkpointed()
+            | ModeChanged() | ModelChanged()
+        ):  # fmt: skip
+            return ""
+        case _:
+            assert_never(event)
 
 
 def final_report(
@@ -141,15 +148,6 @@ def evidence(
     if before is not None:
         return "tests failed before the run and pass after it"
     return "tests pass after the run"
-
-
-def usage_dict(usage: Usage) -> dict[str, int]:
-    return {
-        "uncached_input_tokens": usage.uncached_input,
-        "cached_input_tokens": usage.cached_input,
-        "cache_write_tokens": usage.cache_write,
-        "output_tokens": usage.output,
-    }
 
 
 def early_report(

@@ -23,9 +23,19 @@ from typing import TYPE_CHECKING, Any, TextIO
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.errors import ExitCode, KilnError, UsageError
-from agent.events import Applied, Event, Finished, Notice, SessionStarted, StopReason, TaskShape
-from agent.settings.config import Settings, load_settings
-from agent.vcs.repo import find_repo
+from agent.events import (
+    Applied,
+    Event,
+    Finished,
+    Level,
+    Notice,
+    SessionStarted,
+    StopReason,
+    TaskShape,
+)
+from agent.settings.config import Settings
+from agent.settings.flags import settings_for
+from agent.settings.repo import find_repo
 
 # The session, the store and the model client are imported only once the container is
 # being started (see run_headless): their imports then cost the run nothing.
@@ -57,26 +67,6 @@ class HeadlessApprover:
             self.refused_flags = request.flags
             return Decision(Verdict.REJECT, "flagged, and --apply-flagged was not given")
         return Decision(Verdict.REJECT, "no person is present to approve this (headless run)")
-
-
-def settings_for(
-    args: argparse.Namespace, repo: Path, extra: dict[str, Any] | None = None
-) -> Settings:
-    """The settings of a run: its flags over the files; `extra` adds dotted keys of its own
-    (a batch line's image and setup)."""
-    flags = {
-        "models.main.base_url": getattr(args, "base_url", None),
-        "models.main.model": getattr(args, "model", None),
-        "models.main.provider": getattr(args, "provider", None),
-        "tests.command": getattr(args, "test_command", None),
-        "limits.max_steps": getattr(args, "max_steps", None),
-        "limits.budget_usd": getattr(args, "budget_usd", None),
-        "limits.timeout_s": getattr(args, "timeout", None),
-        "sandbox.backend": getattr(args, "backend", None),
-        "git.commit": True if getattr(args, "commit", False) else None,
-        **(extra or {}),
-    }
-    return load_settings(repo, {k: v for k, v in flags.items() if v is not None})
 
 
 def read_task(args: argparse.Namespace) -> str:
@@ -273,9 +263,9 @@ def _early_result(
     if store is not None:
         model = session.client.profile.model if session and session.client else ""
         store.record(
-            session_id, SessionStarted(session_id, str(repo), args.task, model, args.approval)
+            session_id, SessionStarted(session_id, str(repo), args.task, model, Mode(args.approval))
         )
-        store.record(session_id, Notice(message, "error"))
+        store.record(session_id, Notice(message, Level.ERROR))
         if reason is not None:
             store.record(session_id, Finished(status_for(reason), reason, message))
     if args.output_format == "text":

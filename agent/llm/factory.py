@@ -46,7 +46,7 @@ def create_client(profile: ModelProfile, *, env: Mapping[str, str] | None = None
     if profile.server_log:
         from pathlib import Path
 
-        from agent.local.usage_log import LoggedUsageClient
+        from agent.llm.usage_log import LoggedUsageClient
 
         client = LoggedUsageClient(client, Path(profile.server_log))
     return client

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.llm.cache_stats import CacheStats, log_offset, stats_since
 from agent.local.bundled import BundledTask, checkout, restore_tests
-from agent.local.cache_stats import CacheStats, log_offset, stats_since
 from agent.local.server import server_log
 
 JUDGE_TIMEOUT_S = 120.0

@@ -48,6 +48,14 @@ class PromptPolicy:
     """A capable model: the task as given, a plain nudge, the test digest after edits."""
 
     name = "standard"
+    # What the policy asks of the rest of kiln, read there instead of its name:
+    reads_on_its_own = True  # it reads files through tools; else they come with the task
+    default_timeout_s: float | None = None  # the wall clock when none is configured
+    default_candidates = 0  # candidate fixes per failing edit when none are configured
+
+    def map_tokens(self, configured: int) -> int:
+        """The repo map's share of the stable prefix."""
+        return configured
 
     def system_prompt(self, repo_name: str, test_command: str, stable_extra: str = "") -> str:
         return system_prompt(repo_name, test_command, stable_extra)
@@ -67,6 +75,13 @@ class PromptPolicy:
 
 class SmallModelPolicy(PromptPolicy):
     name = "small model"
+    reads_on_its_own = False
+    # A failing run must not spin for many minutes.
+    default_timeout_s: float | None = 180.0
+    default_candidates = 8
+
+    def map_tokens(self, configured: int) -> int:
+        return 0  # a small model's window is kept for the code the task is about
 
     def system_prompt(self, repo_name: str, test_command: str, stable_extra: str = "") -> str:
         return system_prompt(repo_name, test_command, stable_extra, base=SMALL_MODEL_PROMPT)

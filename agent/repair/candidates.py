@@ -85,7 +85,7 @@ def candidate_count(run: Run) -> int:
     profile = run.deps.client.profile
     # A small model's samples are cheap (the prompt is cached, the reply a line or two)
     # and each is one more chance the tests can recognise.
-    return profile.candidates if profile.candidates >= 0 else (8 if profile.small_model else 0)
+    return profile.candidates if profile.candidates >= 0 else run.deps.policy.default_candidates
 
 
 def candidates_allowed(run: Run) -> bool:

@@ -70,7 +70,7 @@ async def implement_first(run: Run, briefing: Briefing | None, task: str) -> Bri
     if stub is None:
         return briefing
     names = ", ".join(stub.names[:6]) + (" ..." if len(stub.names) > 6 else "")
-    run.emit(Notice(f"{stub.path} is a stub ({names}): kiln asks for the whole module.", "info"))
+    run.emit(Notice(f"{stub.path} is a stub ({names}): kiln asks for the whole module."))
     await run.deps.before_change()
     run.enter(Phase.EDIT)
     base = await run.sandbox.checkpoint("before implementing")

@@ -58,11 +58,11 @@ async def reproduce_first(
     report = await _failing_test(run, messages, path, before)
     if report is None:
         run.emit(Notice("kiln could not write a test that fails for this request; the "
-                        "model works on it without one.", "info"))  # fmt: skip
+                        "model works on it without one."))  # fmt: skip
         return briefing
     record_tests(run, report)
     run.emit(Notice(f"kiln wrote {path} from your request; it fails on the code as it is, "
-                    "so the tests can tell when the request is carried out.", "info"))  # fmt: skip
+                    "so the tests can tell when the request is carried out."))  # fmt: skip
     run.conversation.add_feedback(
         f"kiln wrote {path} from the request; it fails now:\n{report.text}\n\n"
         f"Make it pass by changing the code, not {path}."

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from agent import tools
 from agent.cost.meter import Meter
 from agent.cost.pricing import Pricing
-from agent.cost.request import OnRequest
 from agent.events import Event, Phase, PhaseChanged
 from agent.llm.base import ModelClient
+from agent.llm.request import OnRequest
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy
 from agent.prompts.window import Window
@@ -50,6 +50,25 @@ class LoopDeps:
     # one full run has run since, what "no tests ran" is judged against.
     tests_before: Callable[[], TestDigest | None] = lambda: None
     most_tests_ran: int = 0
+
+    # What the session changes between runs, each through one method here.
+
+    def use_client(self, client: ModelClient, pricing: Pricing) -> None:
+        """/model: the next request goes to `client`, priced at `pricing`."""
+        self.client = client
+        self.meter.pricing = pricing
+
+    def use_test_command(self, command: str) -> None:
+        """The tests run with `command` from the next call on (the task named it)."""
+        self.tool_context.test_command = command
+
+    def workspace_landed(self) -> None:
+        """The workspace was applied and is the baseline now: no changes are pending."""
+        self.last_diff = ""
+
+    def workspace_restored(self, diff: str) -> None:
+        """/undo put the workspace back to a checkpoint whose changes are `diff`."""
+        self.last_diff = diff
 
 
 @dataclass

@@ -7,7 +7,7 @@ status and one exit code, here in one place.
 from __future__ import annotations
 
 from agent.errors import ExitCode
-from agent.events import StopReason, TaskShape
+from agent.events import RunStatus, StopReason, TaskShape
 from agent.tools.testdigest import TestDigest
 
 
@@ -37,14 +37,14 @@ LIMIT_REASONS = frozenset(
     }
 )
 _STATUS = {
-    StopReason.DONE: "done",
-    StopReason.TESTS_STILL_FAILING: "failed",
-    StopReason.NO_ACTION: "failed",
-    StopReason.NOTHING_CHANGED: "failed",
-    StopReason.CANCELLED: "cancelled",
-    StopReason.APPROVAL_NEEDED: "error",
-    StopReason.MODEL_ERROR: "error",
-    StopReason.SANDBOX_ERROR: "error",
+    StopReason.DONE: RunStatus.DONE,
+    StopReason.TESTS_STILL_FAILING: RunStatus.FAILED,
+    StopReason.NO_ACTION: RunStatus.FAILED,
+    StopReason.NOTHING_CHANGED: RunStatus.FAILED,
+    StopReason.CANCELLED: RunStatus.CANCELLED,
+    StopReason.APPROVAL_NEEDED: RunStatus.ERROR,
+    StopReason.MODEL_ERROR: RunStatus.ERROR,
+    StopReason.SANDBOX_ERROR: RunStatus.ERROR,
 }
 _EXIT = {
     StopReason.TESTS_STILL_FAILING: ExitCode.TASK_FAILED,
@@ -57,8 +57,8 @@ _EXIT = {
 }
 
 
-def status_for(reason: StopReason) -> str:
-    return "limit" if reason in LIMIT_REASONS else _STATUS[reason]
+def status_for(reason: StopReason) -> RunStatus:
+    return RunStatus.LIMIT if reason in LIMIT_REASONS else _STATUS[reason]
 
 
 def exit_code_for(

@@ -6,7 +6,7 @@ import time
 
 from agent import tools
 from agent.errors import ModelError
-from agent.events import Notice, ReasoningDelta, TextDelta, UsageUpdated
+from agent.events import Level, Notice, ReasoningDelta, TextDelta, UsageUpdated
 from agent.llm.base import Completion, ReasoningChunk, RetryNotice, TextChunk
 from agent.run.core import Run
 from agent.run.room import calibrate, make_room
@@ -34,7 +34,7 @@ async def request_turn(run: Run) -> Completion:
                 Notice(
                     f"model request failed ({event.reason}); retry {event.attempt} "
                     f"in {event.delay_s:.1f}s",
-                    level="warning",
+                    level=Level.WARNING,
                 )
             )
         elif isinstance(event, Completion):

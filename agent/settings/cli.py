@@ -10,8 +10,8 @@ from typing import Any
 from agent.errors import UsageError
 from agent.settings import paths, trust
 from agent.settings.config import describe, load_settings
+from agent.settings.repo import find_repo
 from agent.tools.testdigest import detect_test_command
-from agent.vcs.repo import find_repo
 
 SECRET_HINTS = ("key", "token", "secret", "password")
 

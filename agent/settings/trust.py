@@ -99,7 +99,7 @@ def trust(repo: Path) -> None:
 def main(args: argparse.Namespace) -> int:
     """`kiln trust [PATH]`: honour PATH's .kiln.toml in full, and start the MCP servers its
     .mcp.json names, as the files are now."""
-    from agent.vcs.repo import find_repo
+    from agent.settings.repo import find_repo
 
     repo = find_repo(args.path)
     present = [name for name in TRUSTED_FILES if (repo / name).is_file()]

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import functools
+import types
 import typing
 from typing import Any
 
 from agent import events
-from agent.events import CandidateKind, Event, Notice, PlanStep, Usage
+from agent.events import CandidateKind, Event, EventBase, Notice, PlanStep, Usage
 
 
 @functools.cache
-def _classes() -> dict[str, type[Event]]:
-    found: dict[str, type[Event]] = {}
+def _classes() -> dict[str, type[EventBase]]:
+    found: dict[str, type[EventBase]] = {}
     for value in vars(events).values():
-        if isinstance(value, type) and issubclass(value, Event) and value is not Event:
+        if isinstance(value, type) and issubclass(value, EventBase) and value is not EventBase:
             found[value.__new__(value).kind] = value
     return found
 
@@ -34,7 +36,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         for f in dataclasses.fields(cls)
         if f.name in data
     }
-    return cls(**kwargs)
+    return cls(**kwargs)  # type: ignore[return-value]  # every EventBase is in Event
 
 
 def _convert(hint: Any, value: Any) -> Any:
@@ -44,6 +46,12 @@ def _convert(hint: Any, value: Any) -> Any:
         return Usage(**value)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return hint(value)
+    if isinstance(hint, types.UnionType):  # a mode: an approval mode, or a review's
+        for option in typing.get_args(hint):
+            if isinstance(option, type) and issubclass(option, enum.Enum):
+                with contextlib.suppress(ValueError):
+                    return option(value)
+        return value
     if typing.get_origin(hint) is tuple:
         (item, *_) = typing.get_args(hint)
         if item is PlanStep:

@@ -21,27 +21,39 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, assert_never
 
-from agent.cost.request import ModelRequest
+from agent.approval import Verdict
 from agent.events import (
     Applied,
     ApprovalRequested,
     ApprovalResolved,
+    AssistantMessage,
+    CandidatesTried,
+    Checkpointed,
+    Compacted,
     Event,
+    FilesChanged,
     Finished,
+    ModeChanged,
+    ModelChanged,
     Notice,
     PhaseChanged,
+    PlanUpdated,
     ReasoningDelta,
     SessionStarted,
+    TaskShaped,
+    TestsRan,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
     TurnStarted,
     Usage,
     UsageUpdated,
+    WindowUsed,
 )
 from agent.llm.base import Message, ToolCall, ToolSpec
+from agent.llm.request import ModelRequest
 from agent.settings import paths
 from agent.store.failures import StoreError, describe, store_wait_s
 from agent.store.writes import PendingWrites, Statement
@@ -222,86 +234,96 @@ class Store:
         def x(sql: str, params: tuple[Any, ...]) -> None:
             writes.append((sql, params))
 
-        if isinstance(event, SessionStarted):
-            x(
-                "INSERT INTO sessions (id, created, updated, repo, model, mode, title) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated = ?",
-                (sid, now, now, event.repo, event.model, event.mode, event.task[:200], now),
-            )
-        elif isinstance(event, TurnStarted | PhaseChanged):
-            # A run is in flight: `kiln sessions list` shows it running, with its steps so
-            # far; the pid tells a live run from one whose process was killed.
-            x(
-                "UPDATE sessions SET updated = ?, status = 'running', stop_reason = NULL, "
-                "pid = ?, run_steps = MAX(run_steps, ?) WHERE id = ?",
-                (now, os.getpid(), getattr(event, "step", 0), sid),
-            )
-            if isinstance(event, TurnStarted):  # new work: the last run's landing is past
-                x("UPDATE sessions SET landing = NULL WHERE id = ?", (sid,))
-        elif isinstance(event, UsageUpdated):
-            u = event.last
-            if self._awaiting_usage.pop(sid, None) != u:
+        match event:
+            case SessionStarted():
                 x(
-                    "INSERT INTO requests (session_id, ts, uncached, cached, cache_write, "
-                    "output, ttft_s, duration_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (sid, now, u.uncached_input, u.cached_input, u.cache_write, u.output,
-                     event.ttft_s, event.duration_s),
-                )  # fmt: skip
-            t = event.total
-            x(
-                "UPDATE sessions SET updated = ?, uncached = ?, cached = ?, cache_write = ?, "
-                "output = ?, cost_usd = ? WHERE id = ?",
-                (now, t.uncached_input, t.cached_input, t.cache_write, t.output,
-                 event.cost_usd, sid),
-            )  # fmt: skip
-        elif isinstance(event, ToolCallStarted):
-            x(
-                "INSERT OR REPLACE INTO tool_calls (session_id, call_id, name, arguments, "
-                "started) VALUES (?, ?, ?, ?, ?)",
-                (sid, event.call_id, event.name, self._pack(event.arguments, writes), now),
-            )
-        elif isinstance(event, ToolCallFinished):
-            x(
-                "UPDATE tool_calls SET ok = ?, output = ?, duration_s = ?, exit_code = ? "
-                "WHERE session_id = ? AND call_id = ?",
-                (event.ok, self._pack(event.output, writes), event.duration_s, event.exit_code, sid,
-                 event.call_id),
-            )  # fmt: skip
-        elif isinstance(event, ApprovalRequested):
-            x(
-                "INSERT OR REPLACE INTO approvals (session_id, request_id, action, summary, ts) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (sid, event.request_id, event.action, event.summary, now),
-            )
-        elif isinstance(event, ApprovalResolved):
-            x(
-                "UPDATE approvals SET decision = ?, reason = ? "
-                "WHERE session_id = ? AND request_id = ?",
-                (event.decision, event.reason, sid, event.request_id),
-            )
-            if event.decision == "reject":
-                x(
-                    "UPDATE sessions SET landing = 'refused' WHERE id = ? AND EXISTS (SELECT 1 "
-                    "FROM approvals WHERE session_id = ? AND request_id = ? AND action = 'apply')",
-                    (sid, sid, event.request_id),
+                    "INSERT INTO sessions (id, created, updated, repo, model, mode, title) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated = ?",
+                    (sid, now, now, event.repo, event.model, event.mode, event.task[:200], now),
                 )
-        elif isinstance(event, Applied) and (event.paths or not event.approved):
-            landing = "applied" if event.approved else "refused"
-            x("UPDATE sessions SET landing = ? WHERE id = ?", (landing, sid))
-        elif isinstance(event, Notice) and event.message.startswith(NOT_APPLIED):
-            # An apply refused on the way in (the person's edits, a link out of the tree).
-            x("UPDATE sessions SET landing = 'not applied' WHERE id = ?", (sid,))
-        elif isinstance(event, Finished):
-            x(
-                "INSERT INTO stops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (sid, now, event.status, event.stop_reason.value, event.summary, event.steps,
-                 event.tool_calls, event.cost_usd, event.duration_s),
-            )  # fmt: skip
-            x(
-                "UPDATE sessions SET updated = ?, status = ?, stop_reason = ?, "
-                "steps = steps + ?, pid = NULL, run_steps = 0 WHERE id = ?",
-                (now, event.status, event.stop_reason.value, event.steps, sid),
-            )
+            case TurnStarted() | PhaseChanged():
+                # A run is in flight: `kiln sessions list` shows it running, with its steps so
+                # far; the pid tells a live run from one whose process was killed.
+                x(
+                    "UPDATE sessions SET updated = ?, status = 'running', stop_reason = NULL, "
+                    "pid = ?, run_steps = MAX(run_steps, ?) WHERE id = ?",
+                    (now, os.getpid(), event.step if isinstance(event, TurnStarted) else 0, sid),
+                )
+                if isinstance(event, TurnStarted):  # new work: the last run's landing is past
+                    x("UPDATE sessions SET landing = NULL WHERE id = ?", (sid,))
+            case UsageUpdated():
+                u = event.last
+                if self._awaiting_usage.pop(sid, None) != u:
+                    x(
+                        "INSERT INTO requests (session_id, ts, uncached, cached, cache_write, "
+                        "output, ttft_s, duration_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (sid, now, u.uncached_input, u.cached_input, u.cache_write, u.output,
+                         event.ttft_s, event.duration_s),
+                    )  # fmt: skip
+                t = event.total
+                x(
+                    "UPDATE sessions SET updated = ?, uncached = ?, cached = ?, cache_write = ?, "
+                    "output = ?, cost_usd = ? WHERE id = ?",
+                    (now, t.uncached_input, t.cached_input, t.cache_write, t.output,
+                     event.cost_usd, sid),
+                )  # fmt: skip
+            case ToolCallStarted():
+                x(
+                    "INSERT OR REPLACE INTO tool_calls (session_id, call_id, name, arguments, "
+                    "started) VALUES (?, ?, ?, ?, ?)",
+                    (sid, event.call_id, event.name, self._pack(event.arguments, writes), now),
+                )
+            case ToolCallFinished():
+                x(
+                    "UPDATE tool_calls SET ok = ?, output = ?, duration_s = ?, exit_code = ? "
+                    "WHERE session_id = ? AND call_id = ?",
+                    (event.ok, self._pack(event.output, writes), event.duration_s, event.exit_code, sid,
+                     event.call_id),
+                )  # fmt: skip
+            case ApprovalRequested():
+                x(
+                    "INSERT OR REPLACE INTO approvals (session_id, request_id, action, summary, ts) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (sid, event.request_id, event.action, event.summary, now),
+                )
+            case ApprovalResolved():
+                x(
+                    "UPDATE approvals SET decision = ?, reason = ? "
+                    "WHERE session_id = ? AND request_id = ?",
+                    (event.decision, event.reason, sid, event.request_id),
+                )
+                if event.decision == Verdict.REJECT:
+                    x(
+                        "UPDATE sessions SET landing = 'refused' WHERE id = ? AND EXISTS (SELECT 1 "
+                        "FROM approvals WHERE session_id = ? AND request_id = ? AND action = 'apply')",
+                        (sid, sid, event.request_id),
+                    )
+            case Applied() if event.paths or not event.approved:
+                landing = "applied" if event.approved else "refused"
+                x("UPDATE sessions SET landing = ? WHERE id = ?", (landing, sid))
+            case Notice() if event.message.startswith(NOT_APPLIED):
+                # An apply refused on the way in (the person's edits, a link out of the tree).
+                x("UPDATE sessions SET landing = 'not applied' WHERE id = ?", (sid,))
+            case Finished():
+                x(
+                    "INSERT INTO stops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (sid, now, event.status, event.stop_reason.value, event.summary, event.steps,
+                     event.tool_calls, event.cost_usd, event.duration_s),
+                )  # fmt: skip
+                x(
+                    "UPDATE sessions SET updated = ?, status = ?, stop_reason = ?, "
+                    "steps = steps + ?, pid = NULL, run_steps = 0 WHERE id = ?",
+                    (now, event.status, event.stop_reason.value, event.steps, sid),
+                )
+            case (
+                Applied() | Notice() | TextDelta() | ReasoningDelta() | TaskShaped()
+                | AssistantMessage() | PlanUpdated() | FilesChanged() | TestsRan() | Compacted()
+                | CandidatesTried() | WindowUsed() | Checkpointed() | ModeChanged()
+                | ModelChanged()
+            ):  # fmt: skip
+                pass  # in the event log only
+            case _:
+                assert_never(event)
 
     def record_request(self, session_id: str, request: ModelRequest) -> None:
         """One model request: its usage and price, and what the model saw and said. Each

@@ -4,7 +4,7 @@ They are listed apart from the coding group (after it, sorted, fixed for the ses
 prompt prefix the server caches never changes), and they run outside the sandbox, so every
 call passes the approval gate as Action.MCP unless the configuration allows that tool.
 The session hands an `ExternalTools` (agent/tools/base.py) to the ToolContext;
-agent/protocols implements it.
+agent/mcp implements it.
 """
 
 from __future__ import annotations

@@ -156,11 +156,9 @@ class ApprovalGate:
         )
         if self.mode is Mode.FAIL:
             raise ApprovalStop(request)
-        emit(
-            ApprovalRequested(request.request_id, action.value, summary, diff, command, path, flags)
-        )
+        emit(ApprovalRequested(request.request_id, action, summary, diff, command, path, flags))
         decision = await self.approver.decide(request)
-        emit(ApprovalResolved(request.request_id, decision.verdict.value, decision.reason))
+        emit(ApprovalResolved(request.request_id, decision.verdict, decision.reason))
         if decision.verdict is Verdict.ALWAYS and not flags:
             self.always.add(remembered)
         if decision.approved:

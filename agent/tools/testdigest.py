@@ -12,6 +12,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DIGEST_CAP = 3000
 PER_FAILURE_LINES = 12
@@ -166,6 +167,21 @@ class TestDigest:
     def ran(self) -> int:
         """Tests that ran to a verdict (an error collecting them is not a test)."""
         return self.passed + self.failed
+
+
+def tests_dict(report: TestDigest | None) -> dict[str, Any] | None:
+    """A digest as the JSON of `kiln run` and `kiln review` reports it."""
+    if report is None:
+        return None
+    return {
+        "command": report.command,
+        "passed": report.passed,
+        "failed": report.failed,
+        "errors": report.errors,
+        "exit_code": report.exit_code,
+        "ok": report.ok,
+        "failing": list(report.failing),
+    }
 
 
 def judged_against(report: TestDigest, ran_before: int) -> TestDigest:

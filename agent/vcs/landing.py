@@ -1,16 +1,24 @@
-"""What happens on the person's side once a change set is applied: it is written in the
-ledger (so /undo can take it back) and, with `[git] commit` (or /commit), committed with a
-subject the fast model writes (a template when no model answers)."""
+"""A change set landing on the person's side: asked about (flagged when it touches what
+runs on the host), written to the working tree and the ledger (so /undo can take it back)
+and, with `[git] commit` (or /commit), committed with a subject the fast model writes (a
+template when no model answers). The session streams what these say."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from agent.run.core import Run
+from agent.approval import Action
+from agent.boundary import one_sentence
+from agent.errors import KilnError
+from agent.events import Applied, Checkpointed, Level, Notice, Usage
+from agent.present import changed_paths, flag_config
+from agent.run.core import Emit, LoopDeps, Run
 from agent.run.sampling import ask_once
 from agent.settings.config import Settings
+from agent.tools.gate import ApprovalGate
 from agent.tools.testdigest import TestDigest
 from agent.vcs import ledger
 from agent.vcs.commit import (
@@ -20,10 +28,20 @@ from agent.vcs.commit import (
     hooks_not_run,
     message_request,
 )
+from sandbox.base import Sandbox
 
 
 def remember(repo: Path, session: str, diff: str, paths: list[str]) -> None:
     ledger.record(repo, ledger.Entry(session, diff, list(paths)))
+
+
+def provenance(
+    session_id: str, model: str, usage: Usage, cost_usd: float | None, tests: TestDigest | None
+) -> Provenance:
+    """The `Kiln-` trailers of a session's commit."""
+    return Provenance(
+        session_id, model, usage.prompt_total + usage.output, cost_usd, tests_line(tests)
+    )
 
 
 def tests_line(tests: TestDigest | None) -> str:
@@ -64,3 +82,93 @@ async def commit_applied(
             "pre-commit`)."
         )
     return said
+
+
+async def land(
+    repo: Path,
+    session_id: str,
+    diff: str,
+    gate: ApprovalGate,
+    emit: Emit,
+    sandbox: Sandbox | None,
+    deps: LoopDeps | None,
+    commit: Callable[[], Awaitable[str]] | None,
+) -> None:
+    """`Session.apply()`'s work: ask, write, make what was written the sandbox's baseline,
+    then commit when `commit` is given. Ends with `Applied`, then the commit's sentence."""
+    if not diff.strip():
+        emit(Applied((), approved=False))
+        return
+    written, approved = await apply_diff(repo, session_id, diff, gate, emit)
+    if approved:
+        # What was applied is the repository's now: the next apply holds only what came
+        # after it, or it would be refused as edited meanwhile.
+        assert sandbox is not None  # the diff came from it
+        with one_sentence():
+            await sandbox.rebaseline()
+        if deps is not None:
+            deps.workspace_landed()
+    emit(Applied(tuple(written), approved=approved))
+    if written and commit is not None:
+        try:
+            emit(Notice(await commit(), Level.INFO))
+        except KilnError as exc:  # applied all the same: the hook's refusal is shown
+            emit(Notice(exc.message, Level.ERROR))
+
+
+async def apply_diff(
+    repo: Path, session_id: str, diff: str, gate: ApprovalGate, emit: Emit
+) -> tuple[list[str], bool]:
+    """Ask (unless the mode says not to), then write `diff` to the working tree and keep
+    it in the ledger. Returns the paths written and whether the person approved."""
+    from agent.vcs.apply import apply_to_host
+    from agent.vcs.flagged import flags_for, trust_dropped
+
+    flags = await asyncio.to_thread(flags_for, repo, diff)
+    summary = flag_config(f"apply the changes to {repo}", changed_paths(diff))
+    if flags:
+        summary += "; look first: it " + "; it ".join(flags)
+    refusal = await gate.check(Action.APPLY, summary, emit, diff=diff, flags=flags)
+    if refusal:
+        return [], False
+    written = await apply_to_host(repo, diff)
+    remember(repo, session_id, diff, written)
+    for name in trust_dropped(repo, written) if flags else []:
+        emit(
+            Notice(
+                f"The applied changes altered what your trust of {name} covered: kiln "
+                "ignores what it asks of your machine until you read it and run "
+                "`kiln trust` again.",
+                Level.WARNING,
+            )
+        )
+    return written, True
+
+
+async def undo_applied(repo: Path, session_id: str) -> str | None:
+    """Take the change set this session applied last out of the working tree (or off
+    the branch); None when it applied nothing that is not undone yet."""
+    from agent.vcs.undo import undo_last
+
+    if ledger.last_open(repo, session_id) is None:
+        return None
+    return await asyncio.to_thread(undo_last, repo, session_id)
+
+
+async def undo_step(
+    sandbox: Sandbox, checkpoints: list[Checkpointed], deps: LoopDeps | None
+) -> str:
+    """/undo before anything was applied: the sandbox back to the checkpoint before the
+    latest one (`checkpoints` loses that one); returns the label now current."""
+    if not checkpoints:
+        raise KilnError("There is nothing to undo yet.")
+    checkpoints.pop()
+    if checkpoints:
+        ref, label = checkpoints[-1].ref, checkpoints[-1].label
+    else:
+        ref, label = str(getattr(sandbox, "baseline", "")), "start"
+    with one_sentence():
+        await sandbox.restore(ref)
+        if deps is not None:
+            deps.workspace_restored(await sandbox.diff())
+    return label

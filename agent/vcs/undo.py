@@ -80,7 +80,7 @@ def _undo_commit(repo: Path, entry: ledger.Entry) -> str:
 
 def main(args: object) -> int:
     """`kiln undo`: the newest change set kiln applied to this repository."""
-    from agent.vcs.repo import find_repo
+    from agent.settings.repo import find_repo
 
     repo = find_repo(getattr(args, "repo", "."))
     print(undo_last(repo))

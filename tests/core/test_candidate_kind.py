@@ -64,7 +64,7 @@ def test_headless_and_line_mode_show_the_kept_one() -> None:
 
 def test_the_acp_client_is_told_too() -> None:
     pytest.importorskip("acp")
-    from agent.protocols.acp_updates import Translator
+    from agent.acp.updates import Translator
 
     (update,) = Translator("/repo").updates(KEPT)
     assert "kept changed" in update.content.text

@@ -72,7 +72,7 @@ def test_the_event_round_trips_through_the_store_and_reaches_every_text_reader()
 
 def test_the_event_reaches_an_acp_client() -> None:
     pytest.importorskip("acp")
-    from agent.protocols.acp_updates import Translator
+    from agent.acp.updates import Translator
 
     (update,) = Translator("/repo").updates(TaskShaped(TaskShape.CHANGE))
     assert "a change to make" in update.content.text

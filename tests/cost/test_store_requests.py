@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from agent.cost.request import ModelRequest
 from agent.events import SessionStarted, Usage, UsageUpdated
 from agent.llm.base import Message, ToolCall, ToolSpec
+from agent.llm.request import ModelRequest
 from agent.store.db import Store
 
 TOOLS = (ToolSpec("read_file", "Read a file.", {"type": "object"}),)

@@ -11,7 +11,7 @@ import pytest
 
 from agent.errors import UsageError
 from agent.llm.scripted.server import ScriptedServer
-from agent.vcs.repo import find_repo
+from agent.settings.repo import find_repo
 from tests.conftest import make_git_repo
 from tests.e2e.test_kiln_run import KILN, SIX_STEP_FIX
 

@@ -8,7 +8,7 @@ from agent.llm.base import Message, ModelProfile
 from agent.llm.factory import create_client
 from agent.llm.scripted.server import ScriptedServer
 from agent.llm.text_protocol import TextProtocolClient
-from agent.local.usage_log import LoggedUsageClient
+from agent.llm.usage_log import LoggedUsageClient
 from tests.llm.streams import TOOLS, USER, collect
 
 READ = '{"name": "read_file", "arguments": {"path": "a.py"}}'

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from agent.events import Finished, StopReason, ToolCallStarted, Usage
-from agent.local.cache_stats import log_offset, parse_cache_stats, stats_since
+from agent.llm.cache_stats import log_offset, parse_cache_stats, stats_since
 from agent.local.trial import TrialResult, _read_events, summary
 
 # Verbatim from a llama-cpp-python 0.3.36 server log: a cold request, then two warm ones.

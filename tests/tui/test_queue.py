@@ -74,10 +74,10 @@ async def test_the_review_screen_lists_findings_and_opens_the_change(tmp_path: P
     from agent.llm.base import ModelProfile
     from agent.llm.openai_compat import OpenAICompatClient
     from agent.llm.scripted.server import ScriptedServer
+    from agent.review.reviewer import ReviewOptions
+    from agent.review.runner import TargetSpec, review
     from agent.settings.config import load_settings
-    from agent.vcs.review.reviewer import ReviewOptions
-    from agent.vcs.review.runner import TargetSpec, review
-    from tests.vcs.test_review import finding, finish
+    from tests.review.test_review import finding, finish
     from tui.screens.review import ReviewScreen
 
     buggy_repo = make_git_repo(tmp_path / "shop", {"shop.py": GOOD})

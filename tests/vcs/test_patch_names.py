@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from agent.present import changed_paths
+from agent.review.diffs import parse_diff
 from agent.vcs.apply import UnsafePatch, apply_to_host_sync
 from agent.vcs.patches import header_paths, parse_patches, unquote
-from agent.vcs.review.diffs import parse_diff
 from tests.conftest import make_git_repo
 from tui.diff_parse import diff_for_file, files_in
 

@@ -19,8 +19,8 @@ from agent.session import Session
 from agent.settings.config import load_settings
 from tests.conftest import make_git_repo
 from tests.core.conftest import BUGGY_REPO, FIX_SCRIPT, ScriptedPerson
+from tests.review.test_review import finish
 from tests.vcs.conftest import GIT_ENV, git
-from tests.vcs.test_review import finish
 
 pytestmark = pytest.mark.usefixtures("docker_ready")
 KILN = str(Path(sys.executable).parent / "kiln")

@@ -11,8 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from agent.present import format_usage
-from agent.vcs.review.formats import PRIORITY_NAMES
-from agent.vcs.review.reviewer import ReviewResult
+from agent.review.formats import PRIORITY_NAMES
+from agent.review.reviewer import ReviewResult
 
 HINT = "↑/↓ a finding · Enter: the change in its file · Esc: close"
 

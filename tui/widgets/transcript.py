@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
 from agent.events import (
+    Applied,
     ApprovalRequested,
     ApprovalResolved,
     AssistantMessage,
     CandidatesTried,
+    Checkpointed,
     Compacted,
     Event,
     FilesChanged,
     Finished,
+    ModeChanged,
+    ModelChanged,
     Notice,
+    PhaseChanged,
+    PlanUpdated,
+    ReasoningDelta,
+    SessionStarted,
     TaskShaped,
     TestsRan,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
+    TurnStarted,
+    UsageUpdated,
+    WindowUsed,
 )
 from agent.present import candidates_line, compacted_line, shape_line
 from tui.formatting import APPLY_HINT
@@ -78,50 +89,60 @@ class Transcript(VerticalScroll):
         await self.mount_block(NoticeLine(message, level))
 
     async def show(self, event: Event) -> None:
-        """Render one event of the stream; events it does not draw are ignored."""
-        if isinstance(event, TextDelta):
-            if self._reply is None:
-                self._reply = _reply()
-                await self.mount_block(self._reply)
-            await self._reply.write(event.text)
-        elif isinstance(event, AssistantMessage):
-            if self._reply is None and event.text.strip():
-                await self.mount_block(_reply(event.text))  # replayed, or never streamed
-            await self._end_reply()
-        elif isinstance(event, ToolCallStarted):
-            await self._end_reply()
-            block = ToolCallBlock(event)
-            self._calls[event.call_id] = block
-            await self.mount_block(block)
-        elif isinstance(event, ToolCallFinished):
-            block_or_none = self._calls.pop(event.call_id, None)
-            if block_or_none is not None:
-                block_or_none.finish(event)
-        elif isinstance(event, TestsRan):
-            await self._end_reply()
-            await self.mount_block(TestRunBlock(event))
-        elif isinstance(event, ApprovalRequested):
-            self._questions[event.request_id] = event.summary
-        elif isinstance(event, ApprovalResolved):
-            verdict = VERDICTS.get(event.decision, event.decision)
-            what = self._questions.pop(event.request_id, "")
-            reason = f" ({event.reason})" if event.reason else ""
-            await self.note(f"{verdict}: {what}{reason}" if what else verdict + reason, "approval")
-        elif isinstance(event, Notice):
-            await self.note(event.message, event.level)
-        elif isinstance(event, Compacted):
-            await self.note(compacted_line(event))
-        elif isinstance(event, TaskShaped):
-            await self.note(shape_line(event))
-        elif isinstance(event, CandidatesTried):
-            await self.note(candidates_line(event), "success" if event.chosen else "info")
-        elif isinstance(event, FilesChanged):
-            self._changed = event.paths
-        elif isinstance(event, Finished):
-            await self._end_reply()
-            await self.mount_block(FinishedLine(event))
-            if self._changed:
-                await self.mount_block(NoticeLine(APPLY_HINT.format(n=len(self._changed))))
+        """Render one event of the stream; each event it does not draw is named below."""
+        match event:
+            case TextDelta():
+                if self._reply is None:
+                    self._reply = _reply()
+                    await self.mount_block(self._reply)
+                await self._reply.write(event.text)
+            case AssistantMessage():
+                if self._reply is None and event.text.strip():
+                    await self.mount_block(_reply(event.text))  # replayed, or never streamed
+                await self._end_reply()
+            case ToolCallStarted():
+                await self._end_reply()
+                block = ToolCallBlock(event)
+                self._calls[event.call_id] = block
+                await self.mount_block(block)
+            case ToolCallFinished():
+                block_or_none = self._calls.pop(event.call_id, None)
+                if block_or_none is not None:
+                    block_or_none.finish(event)
+            case TestsRan():
+                await self._end_reply()
+                await self.mount_block(TestRunBlock(event))
+            case ApprovalRequested():
+                self._questions[event.request_id] = event.summary
+            case ApprovalResolved():
+                verdict = VERDICTS.get(event.decision, event.decision)
+                what = self._questions.pop(event.request_id, "")
+                reason = f" ({event.reason})" if event.reason else ""
+                said = f"{verdict}: {what}{reason}" if what else f"{verdict}{reason}"
+                await self.note(said, "approval")
+            case Notice():  # a BudgetWarning too
+                await self.note(event.message, event.level)
+            case Compacted():
+                await self.note(compacted_line(event))
+            case TaskShaped():
+                await self.note(shape_line(event))
+            case CandidatesTried():
+                await self.note(candidates_line(event), "success" if event.chosen else "info")
+            case FilesChanged():
+                self._changed = event.paths
+            case Finished():
+                await self._end_reply()
+                await self.mount_block(FinishedLine(event))
+                if self._changed:
+                    await self.mount_block(NoticeLine(APPLY_HINT.format(n=len(self._changed))))
+            case (
+                SessionStarted() | PhaseChanged() | TurnStarted() | ReasoningDelta()
+                | PlanUpdated() | WindowUsed() | UsageUpdated() | Checkpointed()
+                | ModeChanged() | ModelChanged() | Applied()
+            ):  # fmt: skip
+                pass  # the meter's, the side panel's or the command layer's to show
+            case _:
+                assert_never(event)
 
     async def _end_reply(self) -> None:
         if self._reply is not None:

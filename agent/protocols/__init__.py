@@ -1,1 +1,0 @@
-"""Open protocols: kiln as an ACP agent (`kiln acp`) and as an MCP client."""

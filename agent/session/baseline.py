@@ -1,0 +1,104 @@
+"""A session's test command and the baseline run of it: the command detected in the
+repository, else the first whose runner exists in the sandbox, or the one the person's
+task names; the tests run once on the untouched workspace, edits waiting for that run."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+from agent.settings.config import Settings
+from agent.tools import ToolContext
+from agent.tools.shell import first_runnable, run_test_command
+from agent.tools.testdigest import (
+    TestDigest,
+    candidate_test_commands,
+    detect_test_command,
+    named_test_command,
+    runner_missing,
+)
+from sandbox.base import Sandbox
+
+MISSING = "`{first}` cannot run in the sandbox (its program is not there), so "
+
+
+class TestCommand:
+    """The command kiln runs the tests with, and the digest of its run at the start."""
+
+    __test__ = False  # not a pytest class, whatever its name
+
+    def __init__(
+        self, repo: Path, settings: Settings, baseline: bool, notice: Callable[[str], None]
+    ) -> None:
+        self.repo = repo
+        self.settings = settings
+        self.command = detect_test_command(repo, settings.tests.command)
+        self.before: TestDigest | None = None  # the baseline run's digest
+        self._baseline = baseline  # run the tests at the start (tests turn it off)
+        self._task: asyncio.Task[TestDigest | None] | None = None
+        self._notice = notice
+
+    async def runnable(self, sandbox: Sandbox) -> str:
+        """Before anything is sent: the first detected command whose runner exists here.
+        Returns the sentence saying the command changed ("" when it did not)."""
+        if not self.command or self.settings.tests.command:
+            return ""
+        commands = candidate_test_commands(self.repo)  # the first is self.command
+        chosen = await first_runnable(sandbox, commands)
+        if chosen < 0:  # tests that cannot run would only fail: work as with none found
+            self.command = ""
+            return (
+                MISSING.format(first=commands[0]) + "kiln runs no tests; set [tests] command "
+                "in .kiln.toml, or name the command in the task."
+            )
+        if chosen > 0:
+            self.command = commands[chosen]
+            return MISSING.format(first=commands[0]) + f"kiln runs the tests with `{self.command}`."
+        return ""
+
+    def named_in(self, task: str) -> str:
+        """The command the person's task names ("the tests fail (`python3 -m unittest`)"),
+        when the settings name none and it is not the one in use already; else ""."""
+        named = named_test_command(task)
+        if self.settings.tests.command or not named or named == self.command:
+            return ""
+        return named
+
+    def start_baseline(self, context: ToolContext) -> None:
+        if self._baseline and self.command:
+            self.before = None
+            self._task = asyncio.ensure_future(self._run(context))
+
+    async def stop_baseline(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def cancel(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def _run(self, context: ToolContext) -> TestDigest | None:
+        try:
+            report = await run_test_command(context)
+            if runner_missing(report):
+                self._notice(
+                    f"The test command `{self.command}` does not run in the sandbox; set "
+                    "[tests] command in .kiln.toml, or name the command in the task."
+                )
+            self.before = report
+        except Exception as exc:  # a baseline is a nicety: report it, never fail the session
+            self._notice(f"The tests could not be run at the start: {exc}")
+        return self.before
+
+    async def wait(self) -> None:
+        """Edits wait until the baseline test run has seen the untouched workspace."""
+        if self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
+    async def digest(self) -> TestDigest | None:
+        await self.wait()
+        return self.before

@@ -1,0 +1,232 @@
+"""A session's start-up: the model client, the sandbox, the MCP servers and the stable
+prefix (project rules and the repo map) started side by side; then the context window and
+the fast model. Nothing half-started stays behind when one of them fails."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent import tools
+from agent.boundary import start_sandbox
+from agent.context.index import RepoIndex
+from agent.context.repomap import prompt_map
+from agent.cost.meter import Meter
+from agent.cost.pricing import pricing_for
+from agent.errors import KilnError
+from agent.llm.base import ModelClient, ModelProfile
+from agent.llm.request import OnRequest
+from agent.llm.window import served_token_count, served_window
+from agent.prompts.conversation import Conversation
+from agent.prompts.policy import PromptPolicy
+from agent.prompts.rules import project_rules
+from agent.prompts.window import ANTHROPIC_WINDOW, Window
+from agent.run.core import FastModel, LoopDeps
+from agent.session.baseline import TestCommand
+from agent.settings import trust
+from agent.settings.config import McpServer, Settings
+from agent.tools.base import ExternalTools
+from agent.tools.gate import ApprovalGate
+from sandbox.base import Sandbox
+
+
+@dataclass
+class Started:
+    sandbox: Sandbox
+    mcp: ExternalTools | None  # the MCP servers' tools, fixed for the session
+    stable: str  # what follows the system prompt in every request
+
+
+async def open_client(settings: Settings) -> ModelClient:
+    from agent.settings.resolve import open_client, resolve_profile
+
+    return await open_client(await resolve_profile(settings))
+
+
+def ignored_keys(settings: Settings) -> list[str]:
+    return [
+        f"The repository's .kiln.toml sets {key}, which kiln ignores: {trust.why_ignored(key)}."
+        for key in settings.ignored
+    ]
+
+
+async def start_parts(
+    repo: Path,
+    settings: Settings,
+    session_id: str,
+    policy: PromptPolicy,
+    sandbox: Sandbox | None,
+    given_mcp: dict[str, McpServer],
+    notes: list[str],
+    on_progress: Callable[[str], None] | None,
+) -> Started:
+    """The sandbox (unless given), the MCP servers and the stable prefix, side by side:
+    a big repository's first map takes seconds, and so does a container."""
+    stable = asyncio.ensure_future(stable_extra(repo, settings, policy, notes))
+    mcp = asyncio.ensure_future(start_mcp(repo, settings, given_mcp, notes))
+    if sandbox is None:
+        made: list[Sandbox] = []
+        try:
+            sandbox = await start_sandbox(
+                repo, settings, session_id, made, notes.append, on_progress
+            )
+        except BaseException:
+            for box in made:  # nothing half-started stays behind; start() may be retried
+                with contextlib.suppress(Exception):
+                    await box.close()
+            with contextlib.suppress(BaseException):
+                await stable
+            await _close_mcp(mcp)
+            raise
+    return Started(sandbox, await mcp, await stable)
+
+
+async def stable_extra(
+    repo: Path, settings: Settings, policy: PromptPolicy, notes: list[str]
+) -> str:
+    """What follows the system prompt in the stable prefix: the project's rules and the
+    repo map, made once, so every request of the session starts with the same bytes."""
+    tokens = policy.map_tokens(settings.context.map_tokens)
+    rules = project_rules(repo)
+    from agent.vcs.flagged import unreviewed_rules
+
+    for name in await asyncio.to_thread(unreviewed_rules, repo):
+        notes.append(
+            f"{name} was written by a kiln apply and is not committed yet; it is read "
+            "into every request as project rules: read it (`git diff`) before you rely on it."
+        )
+    repo_map = ""
+    try:
+        repo_map = await asyncio.to_thread(prompt_map, repo, (), tokens) if tokens else ""
+    except KilnError as exc:  # the map helps; the session does not depend on it
+        notes.append(f"No repo map this session: {exc.message}")
+    shown = f"## Repository map (definitions by file, most used first)\n\n{repo_map}"
+    return "\n\n".join(p for p in (rules, shown if repo_map else "") if p)
+
+
+async def start_mcp(
+    repo: Path, settings: Settings, given: dict[str, McpServer], notes: list[str]
+) -> ExternalTools | None:
+    """The MCP servers of the config, a trusted .mcp.json and the client; None: none."""
+    from agent.mcp.config import choose_servers
+
+    chosen = choose_servers(repo, settings, given)
+    notes.extend(chosen.notes)
+    if not chosen.servers:
+        return None
+    from agent.mcp.tools import McpTools
+
+    tools = await McpTools.start(
+        chosen.servers, repo, settings.mcp.max_tools, settings.model_key_vars
+    )
+    notes.extend(tools.notes)
+    return tools
+
+
+async def _close_mcp(started: asyncio.Future[ExternalTools | None]) -> None:
+    with contextlib.suppress(BaseException):
+        tools = await started
+        if tools is not None:
+            await tools.close()
+
+
+async def fast_model(settings: Settings, notes: list[str]) -> FastModel | None:
+    """`[models.fast]`, for kiln's own small jobs; unreachable, the main model does them."""
+    if "fast" not in settings.models:
+        return None
+    from agent.settings.resolve import open_client, resolve_profile
+
+    try:
+        profile = await resolve_profile(settings, "fast")
+        client = await open_client(profile)
+    except KilnError as exc:
+        notes.append(f"The fast model cannot be used ({exc.message}); the main model summarises.")
+        return None
+    return FastModel(client, pricing_for(profile, settings))
+
+
+async def context_window(profile: ModelProfile, settings: Settings, system: str) -> Window:
+    """The model's context window: configured, else what its server declares, else
+    the profile's default; calibrated with the server's tokenizer (on `system`) where it
+    has one."""
+    tokens = profile.context_window
+    configured = "models.main.context_window" in settings.sources or (
+        tokens != ModelProfile().context_window  # a profile kiln made (the local model)
+    )
+    known = configured
+    if profile.provider == "anthropic" and not configured:
+        tokens, known = ANTHROPIC_WINDOW, True
+    elif profile.base_url and not configured:
+        served = await served_window(profile.base_url, profile.model)
+        tokens, known = (served, True) if served else (tokens, False)
+    window = Window(tokens, profile.max_output_tokens, settings.context.compact_at)
+    window.known = known
+    if profile.provider != "anthropic" and profile.base_url:
+        counted = await served_token_count(profile.base_url, system)
+        if counted:
+            window.calibrate(len(system), counted)
+    return window
+
+
+async def loop_deps(
+    repo: Path,
+    settings: Settings,
+    client: ModelClient,
+    policy: PromptPolicy,
+    sandbox: Sandbox,
+    gate: ApprovalGate,
+    conversation: Conversation,
+    tests: TestCommand,
+    mcp: ExternalTools | None,
+    on_request: OnRequest,
+    notes: list[str],
+) -> LoopDeps:
+    """What every run of the session needs, made once: the tools' context, the meter, the
+    window, the fast model."""
+    context = tools.ToolContext(
+        sandbox=sandbox,
+        settings=settings,
+        gate=gate,
+        test_command=tests.command,
+        max_command_timeout_s=max(settings.tests.timeout_s, 60.0),
+        repo_index=RepoIndex.for_repository(repo),
+        external=mcp,
+    )
+    return LoopDeps(
+        client=client,
+        tool_context=context,
+        conversation=conversation,
+        meter=Meter(pricing_for(client.profile, settings)),
+        policy=policy,
+        before_change=tests.wait,
+        tests_before=lambda: tests.before,
+        on_request=on_request,
+        window=await context_window(client.profile, settings, conversation.system),
+        fast=await fast_model(settings, notes),
+    )
+
+
+async def profile_named(settings: Settings, current: ModelProfile, choice: str) -> ModelProfile:
+    """/model: a profile (`[models.NAME]`) or, failing that, a model at the current server."""
+    from agent.settings.resolve import resolve_profile
+
+    if choice in settings.models:
+        return await resolve_profile(settings, choice)
+    return dataclasses.replace(current, model=choice)
+
+
+async def reapply(sandbox: Sandbox, diff: str) -> None:
+    """Bring a resumed session's workspace back to where it was."""
+    await sandbox.write_file(".git/kiln-resume.patch", diff.encode())
+    result = await sandbox.exec(
+        "git apply --binary --whitespace=nowarn .git/kiln-resume.patch && rm .git/kiln-resume.patch"
+    )
+    if not result.ok:
+        raise KilnError(
+            "The stored changes of this session no longer apply to the repository; "
+            "start a new session instead."
+        )
