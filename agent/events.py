@@ -207,6 +207,17 @@ class ApprovalResolved(Event):
 
 
 @dataclass(frozen=True)
+class ActionDenied(Event):
+    """A rule of `[permissions]` refused an action before anyone was asked; the model is
+    told, and `kiln run`'s result lists it."""
+
+    action: str  # "edit" | "command" | "mcp" (as in ApprovalRequested)
+    summary: str
+    rule: str  # "deny `run: git push*`"
+    source: str = ""  # the file the rule came from
+
+
+@dataclass(frozen=True)
 class PlanUpdated(Event):
     steps: tuple[PlanStep, ...]
 

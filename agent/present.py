@@ -9,7 +9,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.events import CandidatesTried, Compacted, PlanStatus, TaskShape, TaskShaped, Usage
+from agent.events import (
+    ActionDenied,
+    CandidatesTried,
+    Compacted,
+    PlanStatus,
+    TaskShape,
+    TaskShaped,
+    Usage,
+)
 from agent.vcs import patches
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
@@ -144,6 +152,11 @@ SHAPE_WORDS = {
     TaskShape.CHANGE: "a change to make: done once something changed and the tests pass",
     TaskShape.QUESTION: "a question: the answer is the result, no change and no tests",
 }
+
+
+def denied_line(event: ActionDenied) -> str:
+    """One line for an action a permission rule refused."""
+    return f"refused by your rule {event.rule}: {event.summary}"
 
 
 def shape_line(event: TaskShaped) -> str:

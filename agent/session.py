@@ -84,7 +84,7 @@ class Session:
         self.checkpoints: list[Checkpointed] = []
         self.tests_before: TestDigest | None = None
         self.last_run: RunState | None = None
-        self.gate = ApprovalGate(approver, mode)
+        self.gate = ApprovalGate(approver, mode, settings.permissions)
         self.test_command = detect_test_command(self.repo, settings.tests.command)
         self.policy = PromptPolicy()  # chosen for the model once start() knows it
         self.conversation = Conversation(

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from agent.approval import Action, ApprovalRequest, Decision, Verdict
 from agent.events import (
+    ActionDenied,
     AssistantMessage,
     CandidatesTried,
     Compacted,
@@ -30,7 +31,14 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agent.present import PLAN_MARKS, candidates_line, compacted_line, human_tokens, shape_line
+from agent.present import (
+    PLAN_MARKS,
+    candidates_line,
+    compacted_line,
+    denied_line,
+    human_tokens,
+    shape_line,
+)
 from tui.formatting import (
     APPLY_HINT,
     call_head,
@@ -90,6 +98,8 @@ class LineRenderer:
             self.note(shape_line(event))
         elif isinstance(event, Notice):
             self.note(event.message, event.level)
+        elif isinstance(event, ActionDenied):
+            self.note(denied_line(event), "warning")
         elif isinstance(event, Compacted):
             self.note(compacted_line(event))
         elif isinstance(event, CandidatesTried):
@@ -138,6 +148,9 @@ class LineApprover:
             if answer in ("y", "yes"):
                 return Decision(Verdict.APPROVE)
             if answer in ("a", "always"):
+                from tui.rule_offer import offer_in_line
+
+                await offer_in_line(self.prompt.prompt_async, console.print, request)
                 return Decision(Verdict.ALWAYS)
             if answer in ("n", "no") and request.action is Action.APPLY:
                 return Decision(Verdict.REJECT)  # nothing goes back to the model: no reason

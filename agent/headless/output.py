@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agent.events import (
+    ActionDenied,
     Applied,
     ApprovalRequested,
     CandidatesTried,
@@ -28,6 +29,7 @@ from agent.present import (
     candidates_line,
     changed_paths,
     compacted_line,
+    denied_line,
     diff_stats,
     format_usage,
     shape_line,
@@ -58,6 +60,8 @@ def render_text(event: Event) -> str:
         return f"  changed: {', '.join(event.paths) or '(nothing)'}"
     if isinstance(event, PlanUpdated):
         return "\n".join(f"  {PLAN_MARKS[s.status]} {s.title}" for s in event.steps)
+    if isinstance(event, ActionDenied):
+        return f"  {denied_line(event)}"
     if isinstance(event, Notice):
         return f"  note: {event.message}"
     if isinstance(event, Compacted):

@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 
 from agent.events import (
+    ActionDenied,
     ApprovalRequested,
     ApprovalResolved,
     AssistantMessage,
@@ -23,7 +24,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agent.present import candidates_line, compacted_line, shape_line
+from agent.present import candidates_line, compacted_line, denied_line, shape_line
 from tui.formatting import APPLY_HINT
 from tui.widgets.blocks import (
     FinishedLine,
@@ -109,6 +110,8 @@ class Transcript(VerticalScroll):
             await self.note(f"{verdict}: {what}{reason}" if what else verdict + reason, "approval")
         elif isinstance(event, Notice):
             await self.note(event.message, event.level)
+        elif isinstance(event, ActionDenied):
+            await self.note(denied_line(event), "approval")
         elif isinstance(event, Compacted):
             await self.note(compacted_line(event))
         elif isinstance(event, TaskShaped):
