@@ -177,6 +177,7 @@ def early_report(
         "diff_stats": diff_stats(""),
         "applied": [],
         "not_applied": None,
+        "denied": [],
         "usage": usage_dict(Usage()),
         "usage_line": "",
         "cost_usd": 0.0,
