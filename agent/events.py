@@ -41,6 +41,7 @@ class StopReason(enum.StrEnum):
     NO_ACTION = "no_action"  # the model answered without a tool call and did not finish
     NO_PROGRESS = "no_progress"  # edits in a row that left the tests as they were
     NOTHING_CHANGED = "nothing_changed"  # finished again and again on a change it never made
+    HOOK_BLOCKED = "hook_blocked"  # a UserPromptSubmit hook blocked the request
 
 
 class TaskShape(enum.StrEnum):
@@ -215,6 +216,20 @@ class ActionDenied(Event):
     summary: str
     rule: str  # "deny `run: git push*`"
     source: str = ""  # the file the rule came from
+
+
+@dataclass(frozen=True)
+class HookRan(Event):
+    """A hook of the person's (or a trusted repository's) ran on the host (agent/hooks/)."""
+
+    hook_event: str  # "PreToolUse" | "PostToolUse" | ... | "BeforeCommit"
+    command: str
+    outcome: str  # "allowed" | "blocked" (exit 2, or its JSON said so) | "failed" (blocks too)
+    exit_code: int | None  # None: not started, or stopped at its timeout
+    message: str = ""  # why it blocked, or the context it added
+    duration_s: float = 0.0
+    tool: str = ""  # the tool, for PreToolUse and PostToolUse
+    source: str = ""  # the file it came from
 
 
 @dataclass(frozen=True)

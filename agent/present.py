@@ -13,6 +13,7 @@ from agent.events import (
     ActionDenied,
     CandidatesTried,
     Compacted,
+    HookRan,
     PlanStatus,
     TaskShape,
     TaskShaped,
@@ -157,6 +158,13 @@ SHAPE_WORDS = {
 def denied_line(event: ActionDenied) -> str:
     """One line for an action a permission rule refused."""
     return f"refused by your rule {event.rule}: {event.summary}"
+
+
+def hook_line(event: HookRan) -> str:
+    """One line for a hook's run: what ran, at which point, and what came of it."""
+    on = f" ({event.tool})" if event.tool else ""
+    said = f": {event.message}" if event.message else ""
+    return f"hook {event.hook_event}{on} `{event.command}` {event.outcome}{said}"
 
 
 def shape_line(event: TaskShaped) -> str:

@@ -29,6 +29,15 @@ from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
 from agent.errors import Busy, KilnError
 from agent.events import Applied, Checkpointed, Event, Finished, Notice, SessionStarted, Usage
+from agent.hooks.load import open_hooks
+from agent.hooks.points import (
+    applied,
+    apply_blocked,
+    commit_allowed,
+    prompt_blocked,
+    run_stopped,
+    session_started,
+)
 from agent.llm.base import ModelClient, ModelProfile
 from agent.llm.window import served_token_count, served_window
 from agent.present import changed_paths, flag_config
@@ -105,6 +114,7 @@ class Session:
         self._start_lock = asyncio.Lock()
         self._given_mcp = mcp_servers or {}  # an ACP client's servers, beside the config's
         self.mcp: ExternalTools | None = None  # the MCP servers' tools, fixed at the start
+        self.hooks = open_hooks(settings, self.repo, self.session_id, self.start_notes)
 
     # --- mode, meters ------------------------------------------------------------------
 
@@ -221,6 +231,7 @@ class Session:
             max_command_timeout_s=max(self.settings.tests.timeout_s, 60.0),
             repo_index=RepoIndex.for_repository(self.repo),
             external=self.mcp,
+            hooks=self.hooks or None,
         )
         self._deps = LoopDeps(
             client=self.client,
@@ -238,6 +249,7 @@ class Session:
             await self._runnable_test_command()
         if self._baseline_tests and self.test_command and not self._restore_diff:
             self._baseline = asyncio.ensure_future(self._run_baseline_tests())
+        await session_started(self.hooks, self._emit)
         self._unsent.insert(
             0,
             SessionStarted(
@@ -497,6 +509,8 @@ class Session:
         ]
 
         async def work() -> None:
+            if await prompt_blocked(self.hooks, task, self._emit):
+                return
             first = FirstMessage(task)
             self.conversation.instructions.append(task)  # compaction keeps it word for word
             if not self.conversation.history:
@@ -506,6 +520,7 @@ class Session:
                     task, self._baseline_digest, sandbox, deps.tool_context.repo_index
                 )
             await drive(deps, first.text, state, self._emit, first.briefing)
+            await run_stopped(self.hooks, self._emit)
 
         async for event in self._stream(work):
             yield event
@@ -540,7 +555,7 @@ class Session:
             summary = flag_config(f"apply the changes to {self.repo}", changed_paths(diff))
             if flags:
                 summary += "; look first: it " + "; it ".join(flags)
-            refusal = await self.gate.check(
+            refusal = await apply_blocked(self.hooks, diff, self._emit) or await self.gate.check(
                 Action.APPLY, summary, self._emit, diff=diff, flags=flags
             )
             if not refusal:
@@ -548,6 +563,7 @@ class Session:
                 from agent.vcs.landing import remember
 
                 result.extend(await apply_to_host(self.repo, diff))
+                await applied(self.hooks, result, self._emit)
                 remember(self.repo, self.session_id, diff, result)
                 for name in trust_dropped(self.repo, result) if flags else []:
                     self.notice(
@@ -587,6 +603,7 @@ class Session:
         )
         run = Run(self._deps, RunState(self.settings.limits), self._emit) if self._deps else None
         task = self.conversation.instructions[-1] if self.conversation.instructions else ""
+        await commit_allowed(self.hooks, self.repo, self._emit)
         with one_sentence():
             return await commit_applied(self.repo, self.settings, run, task, who)
 

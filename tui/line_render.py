@@ -22,6 +22,7 @@ from agent.events import (
     Event,
     FilesChanged,
     Finished,
+    HookRan,
     Notice,
     PhaseChanged,
     PlanUpdated,
@@ -36,6 +37,7 @@ from agent.present import (
     candidates_line,
     compacted_line,
     denied_line,
+    hook_line,
     human_tokens,
     shape_line,
 )
@@ -98,6 +100,8 @@ class LineRenderer:
             self.note(shape_line(event))
         elif isinstance(event, Notice):
             self.note(event.message, event.level)
+        elif isinstance(event, HookRan):
+            self.note(hook_line(event), "info" if event.outcome == "allowed" else "warning")
         elif isinstance(event, ActionDenied):
             self.note(denied_line(event), "warning")
         elif isinstance(event, Compacted):

@@ -13,6 +13,7 @@ from agent.events import (
     Event,
     FilesChanged,
     Finished,
+    HookRan,
     Notice,
     PhaseChanged,
     PlanUpdated,
@@ -32,6 +33,7 @@ from agent.present import (
     denied_line,
     diff_stats,
     format_usage,
+    hook_line,
     shape_line,
     short_arguments,
 )
@@ -60,6 +62,8 @@ def render_text(event: Event) -> str:
         return f"  changed: {', '.join(event.paths) or '(nothing)'}"
     if isinstance(event, PlanUpdated):
         return "\n".join(f"  {PLAN_MARKS[s.status]} {s.title}" for s in event.steps)
+    if isinstance(event, HookRan):
+        return f"  {hook_line(event)}"
     if isinstance(event, ActionDenied):
         return f"  {denied_line(event)}"
     if isinstance(event, Notice):

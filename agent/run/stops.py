@@ -43,6 +43,7 @@ _STATUS = {
     StopReason.NOTHING_CHANGED: "failed",
     StopReason.CANCELLED: "cancelled",
     StopReason.APPROVAL_NEEDED: "error",
+    StopReason.HOOK_BLOCKED: "error",
     StopReason.MODEL_ERROR: "error",
     StopReason.SANDBOX_ERROR: "error",
 }
@@ -51,6 +52,7 @@ _EXIT = {
     StopReason.NO_ACTION: ExitCode.TASK_FAILED,
     StopReason.NOTHING_CHANGED: ExitCode.TASK_FAILED,
     StopReason.APPROVAL_NEEDED: ExitCode.APPROVAL_NEEDED,
+    StopReason.HOOK_BLOCKED: ExitCode.REFUSED,
     StopReason.SANDBOX_ERROR: ExitCode.SANDBOX,
     StopReason.MODEL_ERROR: ExitCode.MODEL,
     StopReason.CANCELLED: ExitCode.INTERRUPTED,

@@ -17,6 +17,7 @@ from agent.events import (
     Event,
     FilesChanged,
     Finished,
+    HookRan,
     Notice,
     TaskShaped,
     TestsRan,
@@ -24,7 +25,7 @@ from agent.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from agent.present import candidates_line, compacted_line, denied_line, shape_line
+from agent.present import candidates_line, compacted_line, denied_line, hook_line, shape_line
 from tui.formatting import APPLY_HINT
 from tui.widgets.blocks import (
     FinishedLine,
@@ -110,6 +111,8 @@ class Transcript(VerticalScroll):
             await self.note(f"{verdict}: {what}{reason}" if what else verdict + reason, "approval")
         elif isinstance(event, Notice):
             await self.note(event.message, event.level)
+        elif isinstance(event, HookRan) and event.outcome != "allowed":
+            await self.note(hook_line(event), "warning")
         elif isinstance(event, ActionDenied):
             await self.note(denied_line(event), "approval")
         elif isinstance(event, Compacted):
