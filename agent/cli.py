@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from agent import __version__
 from agent.errors import KilnError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -42,6 +43,7 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="kiln", description="A terminal coding agent that works in a sandbox."
     )
     _session_flags(parser)
+    parser.add_argument("--version", action="version", version=f"kiln {__version__}")
     parser.add_argument("--resume", nargs="?", const="last", metavar="ID", help="reopen a session")
     parser.add_argument("--mode", choices=["plan", "ask", "auto-edit", "full-auto"])
     # The app turns the collector back on after its first frame (see tui/app.py).

@@ -17,6 +17,9 @@ class ExitCode(enum.IntEnum):
     APPROVAL_NEEDED = 4  # --approval fail met something `ask` mode would ask about
     SANDBOX = 5
     MODEL = 6  # the model backend: server down, requests failing after retries
+    # kiln run: nothing changed, and actions were refused (denied by a [permissions] rule,
+    # or needing an approval no one gave); the result's `denied` lists them
+    REFUSED = 7
     INTERRUPTED = 130
 
 

@@ -43,6 +43,7 @@ class StopReason(enum.StrEnum):
     NO_ACTION = "no_action"  # the model answered without a tool call and did not finish
     NO_PROGRESS = "no_progress"  # edits in a row that left the tests as they were
     NOTHING_CHANGED = "nothing_changed"  # finished again and again on a change it never made
+    HOOK_BLOCKED = "hook_blocked"  # a UserPromptSubmit hook blocked the request
 
 
 class TaskShape(enum.StrEnum):
@@ -92,6 +93,27 @@ class Reading(enum.StrEnum):
     """A session that only reads, in `SessionStarted.mode`: `kiln review`'s."""
 
     REVIEW = "review"
+
+
+class HookEvent(enum.StrEnum):
+    """The points of a session where hooks run (agent/hooks/), by Claude Code's names."""
+
+    PRE_TOOL_USE = "PreToolUse"  # before a tool runs: may block it
+    POST_TOOL_USE = "PostToolUse"  # after: its stderr (exit 2) goes to the model
+    USER_PROMPT_SUBMIT = "UserPromptSubmit"  # a request, before the model sees it: may block
+    STOP = "Stop"  # the run ended (kiln does not make the model go on)
+    SESSION_START = "SessionStart"
+    BEFORE_APPLY = "BeforeApply"  # before the diff reaches the working tree: may block it
+    AFTER_APPLY = "AfterApply"
+    BEFORE_COMMIT = "BeforeCommit"  # before kiln's commit: may block it
+
+
+class HookOutcome(enum.StrEnum):
+    """What became of one hook's run, in `HookRan.outcome`."""
+
+    ALLOWED = "allowed"
+    BLOCKED = "blocked"  # exit 2, or its JSON said so
+    FAILED = "failed"  # any other exit, a crash or a timeout: it blocks too
 
 
 class PlanStatus(enum.StrEnum):
@@ -242,6 +264,31 @@ class ApprovalResolved(EventBase):
 
 
 @dataclass(frozen=True)
+class ActionDenied(EventBase):
+    """A rule of `[permissions]` refused an action before anyone was asked; the model is
+    told, and `kiln run`'s result lists it."""
+
+    action: Action  # edit, command or mcp (as in ApprovalRequested)
+    summary: str
+    rule: str  # "deny `run: git push*`"
+    source: str = ""  # the file the rule came from
+
+
+@dataclass(frozen=True)
+class HookRan(EventBase):
+    """A hook of the person's (or a trusted repository's) ran on the host (agent/hooks/)."""
+
+    hook_event: HookEvent
+    command: str
+    outcome: HookOutcome
+    exit_code: int | None  # None: not started, or stopped at its timeout
+    message: str = ""  # why it blocked, or the context it added
+    duration_s: float = 0.0
+    tool: str = ""  # the tool, for PreToolUse and PostToolUse
+    source: str = ""  # the file it came from
+
+
+@dataclass(frozen=True)
 class PlanUpdated(EventBase):
     steps: tuple[PlanStep, ...]
 
@@ -389,6 +436,8 @@ Event: TypeAlias = (
     | ToolCallFinished
     | ApprovalRequested
     | ApprovalResolved
+    | ActionDenied
+    | HookRan
     | PlanUpdated
     | FilesChanged
     | TestsRan

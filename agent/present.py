@@ -9,7 +9,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.events import CandidatesTried, Compacted, PlanStatus, TaskShape, TaskShaped, Usage
+from agent.events import (
+    ActionDenied,
+    CandidatesTried,
+    Compacted,
+    HookRan,
+    PlanStatus,
+    TaskShape,
+    TaskShaped,
+    Usage,
+)
 from agent.vcs import patches
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
@@ -144,6 +153,18 @@ SHAPE_WORDS = {
     TaskShape.CHANGE: "a change to make: done once something changed and the tests pass",
     TaskShape.QUESTION: "a question: the answer is the result, no change and no tests",
 }
+
+
+def denied_line(event: ActionDenied) -> str:
+    """One line for an action a permission rule refused."""
+    return f"refused by your rule {event.rule}: {event.summary}"
+
+
+def hook_line(event: HookRan) -> str:
+    """One line for a hook's run: what ran, at which point, and what came of it."""
+    on = f" ({event.tool})" if event.tool else ""
+    said = f": {event.message}" if event.message else ""
+    return f"hook {event.hook_event}{on} `{event.command}` {event.outcome}{said}"
 
 
 def shape_line(event: TaskShaped) -> str:

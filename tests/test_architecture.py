@@ -48,7 +48,7 @@ ROWS = _rows()
 
 def layer_of(module: str) -> int | None:
     """The layer of `module`: its own entry, else its nearest listed ancestor's; a package
-    split by module (vcs, review) sits as low as its lowest part."""
+    split by module (vcs, review, hooks) sits as low as its lowest part."""
     parts = module.split(".")
     for end in range(len(parts), 1, -1):
         if ".".join(parts[:end]) in LAYERS:
@@ -104,6 +104,26 @@ def test_what_a_row_may_import_sits_at_or_below_it(package: str) -> None:
         assert depth >= high or excepted(package, module), (
             f"{package}'s row lets it import {module}, a layer above it"
         )
+
+
+@pytest.mark.parametrize("package", sorted(CONTRACT.get("exhaustive_ignores", [])))
+def test_a_package_split_across_layers_has_each_module_in_one(package: str) -> None:
+    """The contract leaves a split package out of its exhaustive check; each of its modules
+    is placed instead, so a new one cannot slip past the layers."""
+    folder = ROOT / "agent" / package
+    modules = {f"agent.{package}.{p.stem}" for p in folder.glob("*.py") if p.stem != "__init__"}
+    modules |= {f"agent.{package}.{p.parent.name}" for p in folder.glob("*/__init__.py")}
+    assert modules, f"agent/{package}/ holds no module"
+    assert sorted(m for m in modules if m not in LAYERS) == []
+
+
+def test_hooks_sit_where_the_settings_can_read_them_and_they_can_read_the_settings() -> None:
+    """`[hooks]` is a setting (settings.config reads hooks.config), and the session's hooks
+    are loaded from the settings (hooks.load): the one below the settings, the other above."""
+    assert LAYERS["agent.hooks.config"] > LAYERS["agent.settings"]
+    for part in ("load", "runner", "points"):
+        assert LAYERS[f"agent.hooks.{part}"] == LAYERS["agent.tools"] < LAYERS["agent.settings"]
+    assert LAYERS["agent.permissions"] > LAYERS["agent.settings"]
 
 
 GRAPH = grimp.build_graph("agent", "sandbox", cache_dir=None)

@@ -26,9 +26,14 @@ class TuiApprover:
         screen = ApprovalScreen(request)
         self.app.push_screen(screen, callback=answered)
         try:
-            return await answer
+            decision = await answer
         except asyncio.CancelledError:
             # The step was interrupted while the question was open: take the question away.
             if screen in self.app.screen_stack:
                 screen.dismiss(Decision(Verdict.REJECT))
             raise
+        if decision.verdict is Verdict.ALWAYS:
+            from tui.rule_offer import offer_in_tui
+
+            await offer_in_tui(self.app, request)
+        return decision

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from agent.approval import Action, ApprovalRequest, Decision, Verdict
 from agent.events import (
+    ActionDenied,
     Applied,
     ApprovalRequested,
     ApprovalResolved,
@@ -27,6 +28,8 @@ from agent.events import (
     Event,
     FilesChanged,
     Finished,
+    HookOutcome,
+    HookRan,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -44,7 +47,15 @@ from agent.events import (
     UsageUpdated,
     WindowUsed,
 )
-from agent.present import PLAN_MARKS, candidates_line, compacted_line, human_tokens, shape_line
+from agent.present import (
+    PLAN_MARKS,
+    candidates_line,
+    compacted_line,
+    denied_line,
+    hook_line,
+    human_tokens,
+    shape_line,
+)
 from tui.formatting import (
     APPLY_HINT,
     call_head,
@@ -107,6 +118,11 @@ class LineRenderer:
                 self.note(shape_line(event))
             case Notice():  # a BudgetWarning too
                 self.note(event.message, event.level)
+            case HookRan():
+                allowed = event.outcome == HookOutcome.ALLOWED
+                self.note(hook_line(event), "info" if allowed else "warning")
+            case ActionDenied():
+                self.note(denied_line(event), "warning")
             case Compacted():
                 self.note(compacted_line(event))
             case CandidatesTried():
@@ -164,6 +180,9 @@ class LineApprover:
             if answer in ("y", "yes"):
                 return Decision(Verdict.APPROVE)
             if answer in ("a", "always"):
+                from tui.rule_offer import offer_in_line
+
+                await offer_in_line(self.prompt.prompt_async, console.print, request)
                 return Decision(Verdict.ALWAYS)
             if answer in ("n", "no") and request.action is Action.APPLY:
                 return Decision(Verdict.REJECT)  # nothing goes back to the model: no reason

@@ -11,7 +11,7 @@ from agent.errors import UsageError
 def main(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("acp") is None:
         raise UsageError(
-            "kiln acp needs the Agent Client Protocol SDK: pip install 'kiln[protocols]'."
+            "kiln acp needs the Agent Client Protocol SDK: pip install 'kiln-code[protocols]'."
         )
     from agent.acp.server import main as serve
 

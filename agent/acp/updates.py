@@ -24,6 +24,7 @@ from acp.schema import Cost, PlanEntryStatus, ToolCallLocation, ToolKind, UsageU
 
 from agent.approval import Verdict
 from agent.events import (
+    ActionDenied,
     Applied,
     ApprovalRequested,
     ApprovalResolved,
@@ -34,6 +35,8 @@ from agent.events import (
     Event,
     FilesChanged,
     Finished,
+    HookOutcome,
+    HookRan,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -52,7 +55,14 @@ from agent.events import (
     UsageUpdated,
     WindowUsed,
 )
-from agent.present import candidates_line, compacted_line, shape_line, short_arguments
+from agent.present import (
+    candidates_line,
+    compacted_line,
+    denied_line,
+    hook_line,
+    shape_line,
+    short_arguments,
+)
 
 KINDS: dict[str, ToolKind] = {
     "read_file": "read",
@@ -135,6 +145,11 @@ class Translator:
                 return [update_agent_thought_text(shape_line(event) + "\n")]
             case Notice():  # a BudgetWarning too
                 return [say(event.message, event.level)]
+            case ActionDenied():  # its tool call fails when it ends
+                return [say(denied_line(event), "warning")]
+            case HookRan():  # as in the TUI: a hook that allowed goes unsaid
+                allowed = event.outcome == HookOutcome.ALLOWED
+                return [] if allowed else [say(hook_line(event), "warning")]
             case Finished():
                 # calls the stop interrupted (Esc, a limit) never finished: say so, not "pending"
                 closing = [update_tool_call(c, status="failed") for c in self._open]

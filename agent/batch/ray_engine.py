@@ -1,4 +1,4 @@
-"""The Ray engine (`--engine ray [--address ADDR]`, extra `kiln[ray]`): one Ray task per batch task.
+"""The Ray engine (`--engine ray [--address ADDR]`, extra `kiln-code[ray]`): one Ray task per batch task.
 
 Each task asks for one unit of the custom resource `kiln_sandbox`, which every node offers
 as many times as it may run sandboxes (`ray start --resources='{"kiln_sandbox": K}'`);
@@ -111,7 +111,7 @@ class RayEngine:
             import ray
         except ImportError:
             raise UsageError(
-                "--engine ray needs Ray: install kiln with its extra, `pip install 'kiln[ray]'`."
+                "--engine ray needs Ray: install kiln with its extra, `pip install 'kiln-code[ray]'`."
             ) from None
         self.ray = ray
         self.options = options

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, assert_never
 
 from agent.events import (
+    ActionDenied,
     Applied,
     ApprovalRequested,
     ApprovalResolved,
@@ -15,6 +16,7 @@ from agent.events import (
     Event,
     FilesChanged,
     Finished,
+    HookRan,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -38,8 +40,10 @@ from agent.present import (
     candidates_line,
     changed_paths,
     compacted_line,
+    denied_line,
     diff_stats,
     format_usage,
+    hook_line,
     shape_line,
     short_arguments,
     usage_dict,
@@ -72,6 +76,10 @@ def render_text(event: Event) -> str:
             return f"  changed: {', '.join(event.paths) or '(nothing)'}"
         case PlanUpdated():
             return "\n".join(f"  {PLAN_MARKS[s.status]} {s.title}" for s in event.steps)
+        case HookRan():
+            return f"  {hook_line(event)}"
+        case ActionDenied():
+            return f"  {denied_line(event)}"
         case Notice():  # a BudgetWarning too
             return f"  note: {event.message}"
         case Compacted():
@@ -171,6 +179,7 @@ def early_report(
         "diff_stats": diff_stats(""),
         "applied": [],
         "not_applied": None,
+        "denied": [],
         "usage": usage_dict(Usage()),
         "usage_line": "",
         "cost_usd": 0.0,

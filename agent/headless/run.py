@@ -388,6 +388,16 @@ async def _conclude(
         err.write("kiln: nothing changed, and the request asks for a change.\n")
     if not_applied:
         code = ExitCode.TASK_FAILED  # --apply asked for the working tree; it did not change
+    from agent.headless.denials import denied_actions
+
+    denied = denied_actions(session.events)
+    quiet_end = finished.stop_reason in (StopReason.DONE, StopReason.NOTHING_CHANGED)
+    if denied and not changed and quiet_end and code in (ExitCode.OK, ExitCode.TASK_FAILED):
+        code = ExitCode.REFUSED  # an empty diff because of refusals is no success in CI
+        err.write(
+            f"kiln: nothing changed, and {len(denied)} action(s) were refused (see `denied`): "
+            f"{denied[0]['what']} ({denied[0]['why']}).\n"
+        )
     report = final_report(
         session, finished, diff, applied, tests_after, code, time.monotonic() - started, shape
     )
@@ -396,6 +406,7 @@ async def _conclude(
     kept = _kept_patch(session, diff, written) if (store_failure or patch_failure) else None
     report["patch_out"] = written
     report["not_applied"] = not_applied or None
+    report["denied"] = denied
     report["store_error"] = store_failure
     report["patch_kept"] = kept
     if args.output_format == "text":
@@ -449,6 +460,8 @@ def _text_summary(report: dict[str, Any]) -> str:
         )
     if report["evidence"]:
         lines.append(f"evidence: {report['evidence']}")
+    for denied in report["denied"]:
+        lines.append(f"refused: {denied['what']} ({denied['why']})")
     lines.append(
         f"usage: {report['usage_line']}; {report['duration_s']:.1f}s; session {report['session_id']}"
     )

@@ -43,6 +43,7 @@ _STATUS = {
     StopReason.NOTHING_CHANGED: RunStatus.FAILED,
     StopReason.CANCELLED: RunStatus.CANCELLED,
     StopReason.APPROVAL_NEEDED: RunStatus.ERROR,
+    StopReason.HOOK_BLOCKED: RunStatus.ERROR,
     StopReason.MODEL_ERROR: RunStatus.ERROR,
     StopReason.SANDBOX_ERROR: RunStatus.ERROR,
 }
@@ -51,6 +52,7 @@ _EXIT = {
     StopReason.NO_ACTION: ExitCode.TASK_FAILED,
     StopReason.NOTHING_CHANGED: ExitCode.TASK_FAILED,
     StopReason.APPROVAL_NEEDED: ExitCode.APPROVAL_NEEDED,
+    StopReason.HOOK_BLOCKED: ExitCode.REFUSED,
     StopReason.SANDBOX_ERROR: ExitCode.SANDBOX,
     StopReason.MODEL_ERROR: ExitCode.MODEL,
     StopReason.CANCELLED: ExitCode.INTERRUPTED,

@@ -34,6 +34,8 @@ from agent.events import (
     SessionStarted,
     Usage,
 )
+from agent.hooks.load import open_hooks
+from agent.hooks.points import commit_allowed, prompt_blocked, run_stopped, session_started
 from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import FirstMessage, PromptPolicy, policy_for
@@ -79,7 +81,7 @@ class Session:
         self.events: list[Event] = []
         self.checkpoints: list[Checkpointed] = []
         self.last_run: RunState | None = None
-        self.gate = ApprovalGate(approver, mode)
+        self.gate = ApprovalGate(approver, mode, settings.permissions)
         self.tests = TestCommand(
             self.repo, settings, baseline_tests, lambda said: self.notice(said)
         )
@@ -100,6 +102,7 @@ class Session:
         self._start_lock = asyncio.Lock()
         self._given_mcp = mcp_servers or {}  # an ACP client's servers, beside the config's
         self.mcp: ExternalTools | None = None  # the MCP servers' tools, fixed at the start
+        self.hooks = open_hooks(settings, self.repo, self.session_id, self.start_notes)
 
     # --- mode, meters ------------------------------------------------------------------
 
@@ -197,13 +200,14 @@ class Session:
             self.store = Store()
         self._deps = await startup.loop_deps(
             self.repo, self.settings, self.client, self.policy, self.sandbox, self.gate,
-            self.conversation, self.tests, self.mcp,
+            self.conversation, self.tests, self.mcp, self.hooks,
             functools.partial(self.store.record_request, self.session_id), self.start_notes,
         )  # fmt: skip
         if changed:
             self._said_test_command(changed)
         if not self._restore_diff:
             self.tests.start_baseline(self._deps.tool_context)
+        await session_started(self.hooks, self._emit)
         model = self.client.profile.model
         first = SessionStarted(self.session_id, str(self.repo), "", model, self.mode)
         self._unsent.insert(0, dataclasses.replace(first, backend=self.backend))
@@ -328,6 +332,8 @@ class Session:
         ]
 
         async def work() -> None:
+            if await prompt_blocked(self.hooks, task, self._emit):
+                return
             first = FirstMessage(task)
             self.conversation.instructions.append(task)  # compaction keeps it word for word
             if not self.conversation.history:
@@ -337,6 +343,7 @@ class Session:
                     task, self.tests.digest, sandbox, deps.tool_context.repo_index
                 )
             await drive(deps, first.text, state, self._emit, first.briefing)
+            await run_stopped(self.hooks, self._emit)
 
         async for event in self._stream(work):
             yield event
@@ -362,8 +369,8 @@ class Session:
         async def work() -> None:
             commit = self.commit if self.settings.git.commit else None
             await land(
-                self.repo, self.session_id, await self.diff(), self.gate, self._emit,
-                self.sandbox, self._deps, commit,
+                self.repo, self.session_id, await self.diff(), self.gate, self.hooks,
+                self._emit, self.sandbox, self._deps, commit,
             )  # fmt: skip
 
         async for event in self._stream(work):
@@ -379,6 +386,7 @@ class Session:
         )  # fmt: skip
         run = Run(self._deps, RunState(self.settings.limits), self._emit) if self._deps else None
         task = self.conversation.instructions[-1] if self.conversation.instructions else ""
+        await commit_allowed(self.hooks, self.repo, self._emit)
         with one_sentence():
             return await commit_applied(self.repo, self.settings, run, task, who)
 

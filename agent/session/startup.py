@@ -18,6 +18,7 @@ from agent.context.repomap import prompt_map
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
 from agent.errors import KilnError
+from agent.hooks.runner import HookRunner
 from agent.llm.base import ModelClient, ModelProfile
 from agent.llm.request import OnRequest
 from agent.llm.window import served_token_count, served_window
@@ -182,6 +183,7 @@ async def loop_deps(
     conversation: Conversation,
     tests: TestCommand,
     mcp: ExternalTools | None,
+    hooks: HookRunner,
     on_request: OnRequest,
     notes: list[str],
 ) -> LoopDeps:
@@ -195,6 +197,7 @@ async def loop_deps(
         max_command_timeout_s=max(settings.tests.timeout_s, 60.0),
         repo_index=RepoIndex.for_repository(repo),
         external=mcp,
+        hooks=hooks or None,
     )
     return LoopDeps(
         client=client,

@@ -49,6 +49,16 @@ def main(args: argparse.Namespace) -> int:
             f"{key:<{width}}  {_shown(key, value):<32}  (ignored: set by {repo / '.kiln.toml'}; "
             f"{trust.why_ignored(key)})"
         )
+    for rule in settings.permissions.rules:
+        key = f"permissions.{rule.effect.value}"
+        print(f"{key:<{width}}  {rule.text!r:<32}  ({rule.source})")
+    from agent.hooks.load import session_hooks
+
+    hooks, left_out = session_hooks(settings, repo)
+    for hook in hooks:
+        print(f"{'hooks.' + hook.event.value:<{width}}  {hook.describe()!r:<32}  ({hook.source})")
+    for sentence in left_out:
+        print(f"# {sentence}")
     detected = detect_test_command(repo, settings.tests.command)
     origin = "configured" if settings.tests.command else "detected"
     print(f"{'tests.effective_command':<{width}}  {detected or '(none found)'!r:<32}  ({origin})")

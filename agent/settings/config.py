@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import ConfigError
+from agent.hooks.config import Hook
 from agent.llm.base import ModelProfile, Prices
-from agent.settings import paths, repo_keys, trust
+from agent.permissions import PermissionRules
+from agent.settings import paths, repo_keys, rules_layer, trust
 from sandbox.base import SandboxConfig
 
 
@@ -99,6 +101,10 @@ class Settings:
     git: GitSettings = field(default_factory=GitSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
     mcp_servers: dict[str, McpServer] = field(default_factory=dict)
+    # [permissions] allow/ask/deny of the person's config and a trusted repository's file
+    permissions: PermissionRules = field(default_factory=PermissionRules)
+    # [hooks] of the person's config and a trusted repository's file (agent/hooks/)
+    hooks: tuple[Hook, ...] = ()
     # dotted key -> where its value came from ("default", a file path, "env KILN_X", "flag")
     sources: dict[str, str] = field(default_factory=dict, compare=False)
     # dotted key -> the value a repository's untrusted file set, which kiln ignored
@@ -155,9 +161,11 @@ def load_settings(
     layers: list[tuple[str, dict[str, Any]]] = []
     ignored: dict[str, Any] = {}
     if repo is not None and (repo / ".kiln.toml").is_file():
-        repo_layer = _flatten(_read_toml(repo / ".kiln.toml"))
+        repo_layer = rules_layer.gathered(_flatten(_read_toml(repo / ".kiln.toml")))
         trusted = trust.is_trusted(repo)
         ignored = {k: v for k, v in repo_layer.items() if not repo_keys.honoured(k, trusted)}
+        if "hooks" in repo_layer and not trust.hooks_trusted(repo):  # what they run changed
+            ignored["hooks"] = repo_layer["hooks"]
         repo_layer = {k: v for k, v in repo_layer.items() if k not in ignored}
         layers.append((str(repo / ".kiln.toml"), repo_layer))
     user_file = paths.user_config_file()
@@ -171,9 +179,15 @@ def load_settings(
             _merge(raw, {key: env_layer[key]}, sources, f"env {var}")
     _merge(raw, dict(overrides or {}), sources, "flag")
     if ignored:  # ignored, but still a mistake worth one sentence if it is one
-        _build(dict(ignored), {key: layers[0][0] for key in ignored})
-    built = _build(raw, sources)
-    return dataclasses.replace(built, ignored=ignored, flags=dict(overrides or {}))
+        rules_layer.rules_of([(layers[0][0], ignored)])
+        rules_layer.hooks_in([(layers[0][0], ignored)])
+        _build(rules_layer.without(ignored), {key: layers[0][0] for key in ignored})
+    rules = rules_layer.rules_of(layers)
+    hooks = rules_layer.hooks_in(layers)
+    built = _build(rules_layer.without(raw), sources)
+    return dataclasses.replace(
+        built, ignored=ignored, flags=dict(overrides or {}), permissions=rules, hooks=hooks
+    )
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

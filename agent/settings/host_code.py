@@ -19,6 +19,7 @@ import json
 import os
 import posixpath
 import re
+import shlex
 import subprocess
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -94,9 +95,28 @@ def mcp_run_paths(repo: Path) -> list[str]:
     """The repository's files the `.mcp.json` servers run, as relative paths; a folder
     ends in `/`. A script in a folder brings its folder (what it imports sits beside it);
     `-m pkg.mod` brings the package; a path outside the repository is not the diff's."""
+    return _run_paths(repo, _mcp_commands(repo))
+
+
+def hook_run_paths(repo: Path) -> list[str]:
+    """The repository's files its own hooks run (`.claude/settings.json`, `.kiln.toml`'s
+    `[hooks]`), by the same rule as the MCP servers'; their hash is part of the trust."""
+    from agent.hooks.config import commands_leniently, repo_toml_hooks
+
+    lines = []
+    for command in commands_leniently(repo, repo_toml_hooks(repo)):
+        command = re.sub(r"\$\{?(CLAUDE|KILN)_PROJECT_DIR\}?/?", "./", command)
+        try:
+            lines.append(shlex.split(command))
+        except ValueError:
+            lines.append(command.split())
+    return _run_paths(repo, lines)
+
+
+def _run_paths(repo: Path, command_lines: list[list[str]]) -> list[str]:
     found: set[str] = set()
     real_repo = os.path.realpath(repo)
-    for words in _mcp_commands(repo):
+    for words in command_lines:
         for index, word in enumerate(words):
             if index and words[index - 1] == "-m":
                 package = word.split(".")[0]
@@ -145,7 +165,7 @@ def host_files_in(repo: Path, paths: Iterable[str]) -> list[str]:
     """Which of `paths` run on the person's machine or steer kiln: each is flagged at
     approval, even in full-auto, and drops the trust that covered it."""
     hooks = hooks_dir(repo)
-    runs = mcp_run_paths(repo)
+    runs = mcp_run_paths(repo) + hook_run_paths(repo)
     hook_prefixes = [hooks + "/"] if hooks else []
     return [
         p
@@ -164,6 +184,8 @@ def why_host_file(repo: Path, path: str) -> str:
         return "git hooks run it on your machine"
     if _covered(path, mcp_run_paths(repo)):
         return "an MCP server runs it on your machine"
+    if _covered(path, hook_run_paths(repo)):
+        return "a kiln or Claude Code hook runs it on your machine"
     return "it steers kiln or your other agents"
 
 

@@ -56,6 +56,8 @@ REPO_KEYS: tuple[KeyRule, ...] = (
     _row(r"git\..+", T, "commits on the person's repository"),
     _row(r"mcp\..+", T, "how many outside tools every request carries"),
     _row(r"mcp_servers\..+", T, "a server's command runs on the host"),
+    _row(r"hooks(\..+)?", T, "commands that run on your machine, outside the sandbox"),
+    _row(r"permissions(\..+)?", T, "what runs without asking, what asks and what is refused"),
     _row(r"models\..+", T, "model names, prices, keys and servers: money and where data goes"),
 )
 del H, T, N

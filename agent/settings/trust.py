@@ -25,7 +25,8 @@ trust_would_honour = repo_keys.trust_would_honour
 
 REPO_FILE = ".kiln.toml"
 MCP_FILE = ".mcp.json"
-TRUSTED_FILES = (REPO_FILE, MCP_FILE)
+CLAUDE_FILE = ".claude/settings.json"  # its `hooks` run on the host (agent/hooks/)
+TRUSTED_FILES = (REPO_FILE, MCP_FILE, CLAUDE_FILE)
 
 
 def servers_awaiting_trust(repo: Path) -> list[str]:
@@ -62,6 +63,8 @@ def fingerprint(repo: Path, name: str = REPO_FILE) -> str:
 
 # Beside `.mcp.json`'s own hash: one hash over the files its servers run.
 MCP_RUNS = ".mcp.json runs"
+# And one over the files the repository's hooks run (`.claude/settings.json`, `.kiln.toml`).
+HOOK_RUNS = "hooks run"
 
 
 def _entry(repo: Path) -> dict[str, object]:
@@ -83,7 +86,15 @@ def is_trusted(repo: Path, name: str = REPO_FILE) -> bool:
     if not now or _entry(repo).get(name) != now:
         return False
     # An entry from before the scripts were covered has no MCP_RUNS: it trusts no script.
+    if name == CLAUDE_FILE:
+        return hooks_trusted(repo)
     return name != MCP_FILE or _entry(repo).get(MCP_RUNS) == host_code.run_fingerprint(repo)
+
+
+def hooks_trusted(repo: Path) -> bool:
+    """The files the repository's hooks run are as they were when the person trusted it."""
+    runs = host_code.hook_run_paths(repo)
+    return _entry(repo).get(HOOK_RUNS) == host_code.run_fingerprint(repo, runs)
 
 
 def trust(repo: Path) -> None:
@@ -91,6 +102,7 @@ def trust(repo: Path) -> None:
     entry = {name: fingerprint(repo, name) for name in TRUSTED_FILES if fingerprint(repo, name)}
     if MCP_FILE in entry:
         entry[MCP_RUNS] = host_code.run_fingerprint(repo)
+    entry[HOOK_RUNS] = host_code.run_fingerprint(repo, host_code.hook_run_paths(repo))
     trusted[str(repo.resolve())] = entry
     paths.config_dir().mkdir(parents=True, exist_ok=True, mode=0o700)
     trust_file().write_text(json.dumps(trusted, indent=2) + "\n", encoding="utf-8")
@@ -104,11 +116,12 @@ def main(args: argparse.Namespace) -> int:
     repo = find_repo(args.path)
     present = [name for name in TRUSTED_FILES if (repo / name).is_file()]
     if not present:
-        print(f"{repo} has no {REPO_FILE} or {MCP_FILE}; there is nothing to trust.")
+        print(f"{repo} has no {REPO_FILE}, {MCP_FILE} or {CLAUDE_FILE}; there is nothing to trust.")
         return 0
     trust(repo)
     runs = host_code.mcp_run_paths(repo) if MCP_FILE in present else []
-    also = f" (with what its servers run: {', '.join(runs)})" if runs else ""
+    runs += host_code.hook_run_paths(repo)
+    also = f" (with what its servers and hooks run: {', '.join(runs)})" if runs else ""
     print(
         f"Trusted {' and '.join(str(repo / name) for name in present)}{also} as they are now; "
         "if one changes, kiln ignores what it asks of your machine again until you run "

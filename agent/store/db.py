@@ -25,6 +25,7 @@ from typing import Any, ParamSpec, TypeVar, assert_never
 
 from agent.approval import Verdict
 from agent.events import (
+    ActionDenied,
     Applied,
     ApprovalRequested,
     ApprovalResolved,
@@ -35,6 +36,7 @@ from agent.events import (
     Event,
     FilesChanged,
     Finished,
+    HookRan,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -319,7 +321,7 @@ class Store:
                 Applied() | Notice() | TextDelta() | ReasoningDelta() | TaskShaped()
                 | AssistantMessage() | PlanUpdated() | FilesChanged() | TestsRan() | Compacted()
                 | CandidatesTried() | WindowUsed() | Checkpointed() | ModeChanged()
-                | ModelChanged()
+                | ModelChanged() | HookRan() | ActionDenied()
             ):  # fmt: skip
                 pass  # in the event log only
             case _:

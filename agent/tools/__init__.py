@@ -5,6 +5,7 @@ MCP servers' tools (agent/tools/external.py) come after the ten, never among the
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from agent.llm.base import ToolSpec
@@ -45,7 +46,19 @@ def specs(ctx: ToolContext | None = None) -> list[ToolSpec]:
 
 
 async def call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolResult:
-    """Run one tool; a mistake the model can fix comes back as a failed result, not an error."""
+    """Run one tool; a mistake the model can fix comes back as a failed result, not an error.
+    The person's hooks run before (and may block it) and after (and may add to it)."""
+    if ctx.hooks is None or not isinstance(arguments, dict):
+        return await _call(ctx, name, arguments)
+    refusal = await ctx.hooks.before_tool(name, arguments, ctx.emit)
+    if refusal is not None:
+        return ToolResult(False, refusal)
+    result = await _call(ctx, name, arguments)
+    added = await ctx.hooks.after_tool(name, arguments, result.ok, result.output, ctx.emit)
+    return dataclasses.replace(result, output=f"{result.output}\n{added}") if added else result
+
+
+async def _call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolResult:
     tool = TOOLS.get(name)
     if not isinstance(arguments, dict):
         return ToolResult(False, f"Arguments for {name} must be a JSON object.")

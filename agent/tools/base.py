@@ -51,6 +51,29 @@ class ToolContext:
     repo_index: RepoIndex | None = None
     # Tools beyond the coding group (MCP servers'), fixed for the session; None: none.
     external: ExternalTools | None = None
+    # The person's PreToolUse/PostToolUse hooks (agent/hooks/); None: none.
+    hooks: ToolHooks | None = None
+
+
+class ToolHooks(Protocol):
+    """Hooks around every tool call (agent/hooks/runner.py's HookRunner)."""
+
+    async def before_tool(
+        self, name: str, arguments: dict[str, Any], emit: Callable[[Event], None]
+    ) -> str | None:
+        """None: the tool may run; otherwise what the model is told instead."""
+        ...
+
+    async def after_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        ok: bool,
+        output: str,
+        emit: Callable[[Event], None],
+    ) -> str:
+        """What to add to the tool's result ("" when nothing)."""
+        ...
 
 
 class ExternalTools(Protocol):

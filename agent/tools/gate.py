@@ -4,6 +4,8 @@ PLAN refuses edits, unsafe commands and MCP tools; ASK asks the person; AUTO_EDI
 FULL_AUTO let the sandbox take edits and commands (MCP tools, outside it, still ask in
 AUTO_EDIT); FAIL (headless) ends the run at once where ASK would have asked.
 A verdict of ALWAYS is remembered for that kind of action for the rest of the session.
+Permission rules (`agent/permissions.py`) come before the mode: deny refuses in every
+mode, ask asks in every mode (a run with no person refuses), allow skips the question.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import uuid
 from collections.abc import Callable
 
 from agent.approval import Action, ApprovalRequest, Approver, Mode, Verdict, needs_asking
-from agent.events import ApprovalRequested, ApprovalResolved, Event
+from agent.events import ActionDenied, ApprovalRequested, ApprovalResolved, Event
+from agent.permissions import Effect, PermissionRules, Ruling
 
 
 class ApprovalStop(Exception):
@@ -111,9 +114,12 @@ def _safe_simple(part: str) -> bool:
 class ApprovalGate:
     """The session's approval state: current mode, remembered ALWAYS verdicts, the approver."""
 
-    def __init__(self, approver: Approver, mode: Mode) -> None:
+    def __init__(
+        self, approver: Approver, mode: Mode, rules: PermissionRules | None = None
+    ) -> None:
         self.approver = approver
         self.mode = mode
+        self.rules = rules or PermissionRules()
         # Actions approved for the rest of the session; an MCP tool is remembered by name.
         self.always: set[Action | str] = set()
 
@@ -134,7 +140,16 @@ class ApprovalGate:
         PLAN's refusals, ALWAYS or not. Raises ApprovalStop in FAIL mode where ASK would
         have asked.
         """
-        if action is Action.COMMAND and is_safe_command(command):
+        ruling = self._ruling(action, command, path)
+        if ruling is not None and ruling.effect is Effect.DENY:
+            emit(ActionDenied(action, summary, ruling.rule.describe(), ruling.rule.source))
+            return (
+                f"Refused by the person's rule {ruling.rule.describe()}: `{summary}` was not "
+                "done. Do not retry it or work around it; do without it, or say in your "
+                "summary that it was refused."
+            )
+        forced = ruling is not None and ruling.effect is Effect.ASK
+        if action is Action.COMMAND and is_safe_command(command) and not forced:
             return None
         if self.mode is Mode.PLAN and action is not Action.APPLY:
             return (
@@ -142,9 +157,13 @@ class ApprovalGate:
                 "Describe the change in your plan instead."
             )
         remembered: Action | str = f"mcp:{path}" if action is Action.MCP else action
-        asked = bool(flags) or needs_asking(self.mode, action)
-        if not asked or (remembered in self.always and not flags):
+        if ruling is not None and ruling.effect is Effect.ALLOW and not flags:
             return None
+        asked = bool(flags) or forced or needs_asking(self.mode, action)
+        if not asked or (remembered in self.always and not flags and not forced):
+            return None
+        if forced and ruling is not None:
+            summary = f"{summary} (asked by the rule {ruling.rule.describe()})"
         request = ApprovalRequest(
             request_id=uuid.uuid4().hex[:12],
             action=action,
@@ -159,9 +178,14 @@ class ApprovalGate:
         emit(ApprovalRequested(request.request_id, action, summary, diff, command, path, flags))
         decision = await self.approver.decide(request)
         emit(ApprovalResolved(request.request_id, decision.verdict, decision.reason))
-        if decision.verdict is Verdict.ALWAYS and not flags:
+        if decision.verdict is Verdict.ALWAYS and not flags and not forced:
             self.always.add(remembered)
         if decision.approved:
             return None
         why = f" Their reason: {decision.reason}" if decision.reason else ""
         return f"The person rejected `{summary}`.{why} Do not retry it unchanged."
+
+    def _ruling(self, action: Action, command: str, path: str) -> Ruling | None:
+        if not self.rules or action is Action.APPLY:
+            return None
+        return self.rules.verdict(action, command if action is Action.COMMAND else path)

@@ -14,6 +14,8 @@ from agent.approval import Action
 from agent.boundary import one_sentence
 from agent.errors import KilnError
 from agent.events import Applied, Checkpointed, Level, Notice, Usage
+from agent.hooks.points import applied, apply_blocked
+from agent.hooks.runner import HookRunner
 from agent.present import changed_paths, flag_config
 from agent.run.core import Emit, LoopDeps, Run
 from agent.run.sampling import ask_once
@@ -89,6 +91,7 @@ async def land(
     session_id: str,
     diff: str,
     gate: ApprovalGate,
+    hooks: HookRunner,
     emit: Emit,
     sandbox: Sandbox | None,
     deps: LoopDeps | None,
@@ -99,7 +102,7 @@ async def land(
     if not diff.strip():
         emit(Applied((), approved=False))
         return
-    written, approved = await apply_diff(repo, session_id, diff, gate, emit)
+    written, approved = await apply_diff(repo, session_id, diff, gate, hooks, emit)
     if approved:
         # What was applied is the repository's now: the next apply holds only what came
         # after it, or it would be refused as edited meanwhile.
@@ -117,10 +120,11 @@ async def land(
 
 
 async def apply_diff(
-    repo: Path, session_id: str, diff: str, gate: ApprovalGate, emit: Emit
+    repo: Path, session_id: str, diff: str, gate: ApprovalGate, hooks: HookRunner, emit: Emit
 ) -> tuple[list[str], bool]:
-    """Ask (unless the mode says not to), then write `diff` to the working tree and keep
-    it in the ledger. Returns the paths written and whether the person approved."""
+    """Ask (unless the mode says not to, or a BeforeApply hook blocks it first), then write
+    `diff` to the working tree, run the AfterApply hooks and keep it in the ledger. Returns
+    the paths written and whether the person approved."""
     from agent.vcs.apply import apply_to_host
     from agent.vcs.flagged import flags_for, trust_dropped
 
@@ -128,10 +132,13 @@ async def apply_diff(
     summary = flag_config(f"apply the changes to {repo}", changed_paths(diff))
     if flags:
         summary += "; look first: it " + "; it ".join(flags)
-    refusal = await gate.check(Action.APPLY, summary, emit, diff=diff, flags=flags)
+    refusal = await apply_blocked(hooks, diff, emit) or await gate.check(
+        Action.APPLY, summary, emit, diff=diff, flags=flags
+    )
     if refusal:
         return [], False
     written = await apply_to_host(repo, diff)
+    await applied(hooks, written, emit)
     remember(repo, session_id, diff, written)
     for name in trust_dropped(repo, written) if flags else []:
         emit(

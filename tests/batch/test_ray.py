@@ -45,8 +45,8 @@ class Cluster:
 def require_ray() -> None:
     if shutil.which(RAY) is None:
         if IN_CI:
-            pytest.fail("CI=true and Ray is required: install kiln[ray] (.ci/setup does).")
-        pytest.skip("Ray is not installed (pip install 'kiln[ray]')")
+            pytest.fail("CI=true and Ray is required: install kiln-code[ray] (.ci/setup does).")
+        pytest.skip("Ray is not installed (pip install 'kiln-code[ray]')")
 
 
 @pytest.fixture(scope="module")

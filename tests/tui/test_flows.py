@@ -6,6 +6,7 @@ Nothing reaches the repository without its approval: each test checks the file o
 from __future__ import annotations
 
 import asyncio
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from textual.widgets import OptionList
 from agent.approval import Action, Mode
 from agent.events import ApprovalRequested, StopReason
 from agent.llm.scripted.server import ScriptedServer
+from agent.settings import paths
 from tests.tui.live import (
     finished,
     live_app,
@@ -26,6 +28,7 @@ from tests.tui.live import (
 )
 from tests.tui.scripts import CALC, FIXED, calc_repo, fix_calc_turns
 from tui.screens.approval import ApprovalScreen
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.diff import DiffScreen
 
 pytestmark = pytest.mark.usefixtures("docker_ready")
@@ -92,7 +95,7 @@ async def test_reject_with_reason_goes_back_to_the_model(tmp_path: Path) -> None
             assert (repo / "calc.py").read_text() == CALC
 
 
-async def test_always_stops_asking_for_that_kind(tmp_path: Path) -> None:
+async def test_always_stops_asking_for_that_kind_and_offers_its_rule(tmp_path: Path) -> None:
     repo = calc_repo(tmp_path / "repo")
     edit_sub = {
         "text": "And `sub` gets a docstring.",
@@ -115,7 +118,15 @@ async def test_always_stops_asking_for_that_kind(tmp_path: Path) -> None:
             await submit(pilot, "fix add")
             await question(pilot)
             await pilot.press("a")
+            # "always" offers the rule it implies; written to config.toml only on yes.
+            offer = await wait_for(
+                pilot, lambda: app.screen if isinstance(app.screen, ConfirmScreen) else None
+            )
+            assert '[permissions] allow = ["edit: calc.py"]' in offer.detail
+            await pilot.press("y")
             await wait_for(pilot, lambda: finished(app))
+            config = tomllib.loads(paths.user_config_file().read_text())
+            assert config == {"permissions": {"allow": ["edit: calc.py"]}}
             assert app.session is not None
             asked = [e for e in app.session.events if isinstance(e, ApprovalRequested)]
             assert len([e for e in asked if e.action == "edit"]) == 1

@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 
 from agent.events import (
+    ActionDenied,
     Applied,
     ApprovalRequested,
     ApprovalResolved,
@@ -18,6 +19,8 @@ from agent.events import (
     Event,
     FilesChanged,
     Finished,
+    HookOutcome,
+    HookRan,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -34,7 +37,7 @@ from agent.events import (
     UsageUpdated,
     WindowUsed,
 )
-from agent.present import candidates_line, compacted_line, shape_line
+from agent.present import candidates_line, compacted_line, denied_line, hook_line, shape_line
 from tui.formatting import APPLY_HINT
 from tui.widgets.blocks import (
     FinishedLine,
@@ -122,6 +125,11 @@ class Transcript(VerticalScroll):
                 await self.note(said, "approval")
             case Notice():  # a BudgetWarning too
                 await self.note(event.message, event.level)
+            case HookRan():
+                if event.outcome != HookOutcome.ALLOWED:  # an allowed run is not drawn
+                    await self.note(hook_line(event), "warning")
+            case ActionDenied():
+                await self.note(denied_line(event), "approval")
             case Compacted():
                 await self.note(compacted_line(event))
             case TaskShaped():

@@ -1,0 +1,220 @@
+"""Running hooks: one process on the host per hook, JSON on stdin, the answer by exit code.
+
+- exit 0: go ahead. Its stdout may be JSON in Claude Code's shape: `{"decision": "block",
+  "reason": ...}`, `{"continue": false, "stopReason": ...}` or `{"hookSpecificOutput":
+  {"permissionDecision": "deny", "permissionDecisionReason": ..., "additionalContext":
+  ...}}` block; `additionalContext` (and, for UserPromptSubmit and SessionStart, plain
+  stdout) is added for the model.
+- exit 2: blocked; the hook's stderr is the reason, shown to the model.
+- anything else (another exit code, killed by a signal, not started, over its timeout):
+  blocked as well, and the sentence says the hook failed. Claude Code lets the action
+  through here; a guard that breaks would then guard nothing.
+
+Every run is a `HookRan` event: in the stream, the store and every front end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent.events import Event, HookEvent, HookOutcome, HookRan
+from agent.hooks.config import Hook
+
+Emit = Callable[[Event], None]
+_TAIL = 2000  # characters of a hook's output kept for the model and the event
+
+
+@dataclass(frozen=True)
+class Outcome:
+    blocked: bool = False
+    reason: str = ""  # why it was blocked, for the model or the person
+    context: str = ""  # what the hooks added for the model
+
+
+ALLOWED = Outcome()
+
+
+class HookRunner:
+    """The session's hooks; `bool()` is false when there are none (then nothing is run)."""
+
+    def __init__(
+        self, hooks: tuple[Hook, ...], repo: Path, session_id: str, env: Mapping[str, str]
+    ) -> None:
+        self.hooks = hooks
+        self.repo = repo
+        self.session_id = session_id
+        self.env = {
+            **env,
+            "KILN_PROJECT_DIR": str(repo),
+            "CLAUDE_PROJECT_DIR": str(repo),
+            "KILN_SESSION_ID": session_id,
+        }
+
+    def __bool__(self) -> bool:
+        return bool(self.hooks)
+
+    async def fire(
+        self, event: HookEvent, payload: dict[str, Any], emit: Emit, tool: str = ""
+    ) -> Outcome:
+        """Run the hooks of `event` (those whose matcher takes `tool`) in order; the first
+        that blocks ends it."""
+        context: list[str] = []
+        for hook in (h for h in self.hooks if h.event is event and h.matches(tool)):
+            outcome = await self._run(hook, payload, emit, tool)
+            if outcome.context:
+                context.append(outcome.context)
+            if outcome.blocked:
+                return Outcome(True, outcome.reason, "\n".join(context))
+        return Outcome(False, "", "\n".join(context))
+
+    def _payload(self, event: HookEvent, fields: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "hook_event_name": event.value,
+            "cwd": str(self.repo),
+            "transcript_path": "",
+            **fields,
+        }
+
+    async def _run(self, hook: Hook, payload: dict[str, Any], emit: Emit, tool: str) -> Outcome:
+        started = time.monotonic()
+        stdin = json.dumps(self._payload(hook.event, payload)).encode()
+        code, out, err, failure = await _execute(hook, stdin, self.repo, self.env)
+        outcome = _judge(hook, code, out, err, failure)
+        status = (
+            HookOutcome.FAILED
+            if failure or code not in (0, 2)
+            else (HookOutcome.BLOCKED if outcome.blocked else HookOutcome.ALLOWED)
+        )
+        emit(
+            HookRan(
+                hook.event, hook.command, status, code, outcome.reason or outcome.context,
+                round(time.monotonic() - started, 3), tool, hook.source,
+            )
+        )  # fmt: skip
+        return outcome
+
+    # --- the points of a session, for the tools (`tools.base.ToolHooks`) and the Session ---
+
+    async def before_tool(self, name: str, arguments: dict[str, Any], emit: Emit) -> str | None:
+        """None: the tool may run. Otherwise what the model is told instead."""
+        if not self:
+            return None
+        fields = {"tool_name": name, "tool_input": _claude_input(arguments)}
+        outcome = await self.fire(HookEvent.PRE_TOOL_USE, fields, emit, name)
+        if outcome.blocked:
+            return f"Blocked by a PreToolUse hook: {outcome.reason} Do not retry it unchanged."
+        return None
+
+    async def after_tool(
+        self, name: str, arguments: dict[str, Any], ok: bool, output: str, emit: Emit
+    ) -> str:
+        """What the PostToolUse hooks add to the tool's result ("" when nothing)."""
+        if not self:
+            return ""
+        fields = {
+            "tool_name": name,
+            "tool_input": _claude_input(arguments),
+            "tool_response": {"success": ok, "output": output[-_TAIL:]},
+        }
+        outcome = await self.fire(HookEvent.POST_TOOL_USE, fields, emit, name)
+        said = [f"[PostToolUse hook: {outcome.reason}]" if outcome.blocked else ""]
+        said.append(f"[hook context: {outcome.context}]" if outcome.context else "")
+        return "\n".join(s for s in said if s)
+
+    async def prompt_submitted(self, prompt: str, emit: Emit) -> Outcome:
+        if not self:
+            return ALLOWED
+        return await self.fire(HookEvent.USER_PROMPT_SUBMIT, {"prompt": prompt}, emit)
+
+    async def simple(self, event: HookEvent, emit: Emit, **fields: Any) -> Outcome:
+        """SessionStart, Stop, BeforeApply, AfterApply, BeforeCommit."""
+        if not self:
+            return ALLOWED
+        return await self.fire(event, fields, emit)
+
+
+def _claude_input(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The tool's arguments, with Claude Code's names beside kiln's (`file_path` for
+    `path`), so a hook written for it reads them."""
+    extra = {"file_path": arguments["path"]} if "path" in arguments else {}
+    return {**arguments, **extra}
+
+
+async def _execute(
+    hook: Hook, stdin: bytes, cwd: Path, env: Mapping[str, str]
+) -> tuple[int | None, str, str, str]:
+    """(exit code, stdout, stderr, failure): failure is "" when it ran to its end."""
+    try:
+        process = await asyncio.create_subprocess_exec(
+            "/bin/sh", "-c", hook.command, cwd=cwd, env=dict(env),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, start_new_session=True,
+        )  # fmt: skip
+    except OSError as exc:
+        return None, "", "", f"could not be started ({exc.strerror})"
+    try:
+        out, err = await asyncio.wait_for(process.communicate(stdin), hook.timeout_s)
+    except TimeoutError:
+        _kill(process)
+        await process.wait()
+        return None, "", "", f"ran over its timeout of {hook.timeout_s:g} s and was stopped"
+    except BaseException:  # cancelled (Esc): the hook goes with the step
+        _kill(process)
+        raise
+    code = process.returncode
+    text_out, text_err = (b.decode("utf-8", "replace")[-_TAIL:] for b in (out, err))
+    if code is not None and code < 0:
+        return code, text_out, text_err, f"was killed by signal {-code}"
+    return code, text_out, text_err, ""
+
+
+def _kill(process: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def _judge(hook: Hook, code: int | None, out: str, err: str, failure: str) -> Outcome:
+    name = f"the {hook.event.value} hook `{hook.command}`"
+    said = err.strip() or out.strip()
+    if failure or code not in (0, 2):
+        why = failure or f"exited with {code}"
+        detail = f" It said: {said}" if said else ""
+        return Outcome(
+            True, f"{name} failed ({why}), and kiln blocks what a failing hook guards.{detail}"
+        )
+    if code == 2:
+        return Outcome(True, err.strip() or f"{name} blocked it (exit 2) and gave no reason.")
+    return _read_answer(hook, out)
+
+
+def _read_answer(hook: Hook, out: str) -> Outcome:
+    """Exit 0: a JSON answer may still block, or add context; plain stdout is context for
+    the events that take it."""
+    text = out.strip()
+    plain_context = hook.event in (HookEvent.USER_PROMPT_SUBMIT, HookEvent.SESSION_START)
+    try:
+        answer = json.loads(text) if text.startswith("{") else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        return Outcome(context=text if plain_context else "")
+    specific = answer.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    context = str(specific.get("additionalContext") or answer.get("additionalContext") or "")
+    if specific.get("permissionDecision") == "deny":
+        return Outcome(True, str(specific.get("permissionDecisionReason") or "denied"), context)
+    if answer.get("decision") == "block":
+        return Outcome(True, str(answer.get("reason") or "blocked"), context)
+    if answer.get("continue") is False:
+        return Outcome(True, str(answer.get("stopReason") or "stopped"), context)
+    return Outcome(context=context)
