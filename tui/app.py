@@ -30,6 +30,7 @@ from agent.commands import (
     NOT_READY,
     Commands,
     Output,
+    RunTask,
     Say,
     ShowDiff,
     ShowReview,
@@ -107,7 +108,7 @@ class KilnApp(App[int]):
             budget_usd=settings.limits.budget_usd,
             max_tokens=settings.limits.max_tokens,
         )
-        self.commands = Commands(settings, mode, KEYS_HELP)
+        self.commands = Commands(settings, mode, KEYS_HELP, repo)
         self.session: Session | None = None
         self.running = False
         self.closed = False
@@ -155,7 +156,7 @@ class KilnApp(App[int]):
         # second were the slowest frames. `kiln` starts with the collector off (agent/cli.py).
         gc.freeze()
         gc.enable()
-        for problem in self.theme_problems:
+        for problem in [*self.theme_problems, *self.commands.custom.notes]:
             await self.main.transcript.note(problem, "warning")
         if self.connect:
             self.start_session()
@@ -172,7 +173,13 @@ class KilnApp(App[int]):
 
     async def present(self, output: Output) -> None:
         """Draw one thing a slash command yielded."""
-        if isinstance(output, ShowReview) and output.result is not None:
+        if isinstance(output, RunTask):  # a custom command: its prompt runs as the task
+            await self.main.transcript.note(output.text)
+            if self.running:
+                self.notify("kiln is still working: wait, or press Esc to interrupt.")
+            else:
+                self.run_task(output.task)
+        elif isinstance(output, ShowReview) and output.result is not None:
             from tui.screens.review import ReviewScreen
 
             await self.main.transcript.note(output.text.splitlines()[0], output.level)

@@ -9,6 +9,7 @@ from typing import Protocol, cast
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from agent import commands
+from agent.commands import Commands
 
 
 class SlashHost(Protocol):
@@ -18,12 +19,15 @@ class SlashHost(Protocol):
 
     def kiln_theme_names(self) -> list[str]: ...
 
+    @property
+    def commands(self) -> Commands: ...
+
 
 class SlashCommandProvider(Provider):
     def _entries(self) -> Iterator[tuple[str, str, str]]:
         """(what the palette shows, the slash command it runs, help)."""
         app = cast(SlashHost, self.app)
-        for command in commands.COMMANDS:
+        for command in (*commands.COMMANDS, *app.commands.custom_listed):
             if command.name == "mode":
                 for mode in commands.INTERACTIVE_MODES:
                     yield f"mode: {mode.value}", f"/mode {mode.value}", command.help
