@@ -126,7 +126,8 @@ def help_lines(custom: tuple[SlashCommand, ...] = ()) -> list[str]:
 
 def as_slash(command: CustomCommand) -> SlashCommand:
     """A custom command as the lists show it: completion, /help, the palette, ACP."""
-    return SlashCommand(command.name, command.help, command.argument_hint)
+    arg = command.argument_hint or ("[ARGUMENTS]" if command.takes_arguments else "")
+    return SlashCommand(command.name, command.help, arg)
 
 
 NOT_READY = "The session is not ready yet (see the sandbox state)."

@@ -335,6 +335,12 @@ class KilnApp(App[int]):
     def run_slash(self, line: str) -> None:
         self._slash(line)
 
+    def fill_prompt(self, line: str) -> None:
+        """The palette's choice of a command that takes words: typed for the person to finish."""
+        self.main.prompt.load_text(line)
+        self.main.prompt.move_cursor(self.main.prompt.document.end)
+        self.main.prompt.focus()
+
     @work(group="slash", exit_on_error=False)
     async def _slash(self, line: str) -> None:
         parsed = parse(line)

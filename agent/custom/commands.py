@@ -36,6 +36,10 @@ class CustomCommand:
     model: str = ""
 
     @property
+    def takes_arguments(self) -> bool:
+        return bool(self.argument_hint or _PLACEHOLDER.search(self.body))
+
+    @property
     def help(self) -> str:
         first = next(
             (line.strip("# ").strip() for line in self.body.splitlines() if line.strip()), ""

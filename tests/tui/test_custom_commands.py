@@ -47,3 +47,20 @@ async def test_review_sql_completes_is_in_the_palette_and_runs(tmp_path: Path) -
     assert "The query interpolates a string." in text
     expected = "Describe the injection risks and missing indexes in the SQL of orders.sql."
     assert expected in user_text(server.chat_requests[0])
+
+
+async def test_the_palette_puts_a_command_that_takes_words_in_the_prompt(tmp_path: Path) -> None:
+    from tests.tui.scenes import offline_settings
+
+    repo = sql_repo(tmp_path / "repo")
+    (repo / ".kiln/commands").mkdir(parents=True)
+    (repo / ".kiln/commands/tidy.md").write_text("Tidy the imports.")
+    app = KilnApp(offline_settings(), repo, Mode.ASK, connect=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        entries = {e[0]: e[1] for e in SlashCommandProvider(app.screen)._entries()}
+        assert entries["/review-sql"] == "/review-sql " and entries["/tidy"] == "/tidy"
+        await pilot.press("ctrl+p")
+        await pilot.press(*"review-sql")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.prompt.text == "/review-sql ", timeout=5)
