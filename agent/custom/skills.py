@@ -15,6 +15,7 @@ prefix as before. It reads text and runs nothing, so it needs no approval.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ TOOL_NAME = "read_skill"
 MAX_LISTED = 64  # skills named in the prefix; the rest are counted in a note
 MAX_DESCRIPTION = 300  # characters of a description shown in the prefix
 MAX_FILES_LISTED = 50
+MAX_WALKED = 2000  # entries of a skill's folder looked at for that list
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 
@@ -146,9 +148,10 @@ def read(skills: Skills, name: str, path: str = "") -> ToolResult:
         return ToolResult(False, f"{path or 'SKILL.md'} cannot be read ({exc.strerror}).")
     if path.strip():
         return ToolResult(True, text)
+    walked = itertools.islice(skill.folder.rglob("*"), MAX_WALKED)  # a big folder stays quick
     files = sorted(
         p.relative_to(skill.folder).as_posix()
-        for p in skill.folder.rglob("*")
+        for p in walked
         if p.is_file() and p.name != "SKILL.md"
     )
     listing = ""
