@@ -28,6 +28,7 @@ from agent.tools.base import ExternalTools, ToolResult
 
 TOOL_NAME = "read_skill"
 MAX_LISTED = 64  # skills named in the prefix; the rest are counted in a note
+MAX_LISTED_CHARS = 8000  # about 2k tokens of the window, however long the descriptions
 MAX_DESCRIPTION = 300  # characters of a description shown in the prefix
 MAX_FILES_LISTED = 50
 MAX_WALKED = 2000  # entries of a skill's folder looked at for that list
@@ -95,13 +96,16 @@ def prompt_section(skills: Skills) -> str:
     """The skills' metadata for the stable prefix; "" when there are none."""
     if not skills.skills:
         return ""
-    lines = []
+    lines: list[str] = []
     for skill in skills.skills[:MAX_LISTED]:
         about = skill.description
         if len(about) > MAX_DESCRIPTION:
             about = about[: MAX_DESCRIPTION - 1] + "…"
-        lines.append(f"- {skill.name}: {about}")
-    left = len(skills.skills) - MAX_LISTED
+        line = f"- {skill.name}: {about}"
+        if sum(len(x) + 1 for x in lines) + len(line) > MAX_LISTED_CHARS:
+            break
+        lines.append(line)
+    left = len(skills.skills) - len(lines)
     if left > 0:
         lines.append(
             f"[{left} more skills are not listed here; read_skill reads any of them by name.]"

@@ -163,6 +163,15 @@ def test_very_many_skills_are_capped_with_a_note(tmp_path: Path) -> None:
     section = skills_mod.prompt_section(skills_mod.load(repo))
     assert section.count("\n- s") == skills_mod.MAX_LISTED
     assert "[5 more skills are not listed here" in section
+    wordy = [
+        skills_mod.Skill(
+            f"w{n:03}", "x" * 400, tmp_path, "here", skills_mod.Place(tmp_path, "here")
+        )
+        for n in range(60)
+    ]
+    section = skills_mod.prompt_section(skills_mod.Skills(tuple(wordy)))
+    assert len(section) < skills_mod.MAX_LISTED_CHARS + 600
+    assert "more skills are not listed here" in section
 
 
 def test_read_skill_reads_the_body_and_its_files_never_outside(tmp_path: Path) -> None:
