@@ -87,6 +87,19 @@ class CustomCommands:
         return next((c for c in self.commands if c.name == name), None)
 
 
+def as_task(repo: Path, text: str, builtins: Iterable[str]) -> tuple[str, str]:
+    """`kiln run "/review-sql orders.sql"`: a custom command's prompt as the task, and the
+    sentence that says where it came from; any other text is the task as it is."""
+    stripped = text.strip()
+    if not stripped.startswith("/") or stripped.startswith("//"):
+        return text, ""
+    head, _, arguments = stripped[1:].partition(" ")
+    command = load(repo, builtins).get(head.lower())
+    if command is None:
+        return text, ""
+    return command.expand(arguments.strip()), f"/{command.name}: the prompt from {command.origin}."
+
+
 def _one(path: Path, name: str, origin: str, notes: list[str]) -> CustomCommand | None:
     try:
         text = read_text(path)

@@ -202,3 +202,22 @@ async def test_acp_lists_the_custom_commands_and_runs_one(tmp_path: Path) -> Non
         "Describe the injection risks and missing indexes in the SQL of orders.sql."
         in user_text(first)
     )
+
+
+def test_kiln_run_takes_a_custom_command_as_its_task(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    repo = sql_repo(tmp_path / "repo")
+    with ScriptedServer([{"text": "The query interpolates a string."}]) as server:
+        done = subprocess.run(
+            [KILN, "run", "/review-sql orders.sql", "--backend", "bwrap", "--base-url",
+             server.base_url, "--model", "m", "--output-format", "json"],
+            cwd=repo, capture_output=True, text=True, timeout=120, env=dict(os.environ),
+        )  # fmt: skip
+        first = server.chat_requests[0]
+    assert done.returncode == 0, done.stderr
+    assert "/review-sql: the prompt from .claude/commands/review-sql.md." in done.stderr
+    assert json.loads(done.stdout)["status"] == "done"
+    expected = "Describe the injection risks and missing indexes in the SQL of orders.sql."
+    assert expected in user_text(first)
