@@ -4,7 +4,8 @@ The TUI, line mode and (later) ACP hand what the person typed to `Commands.run`,
 what it yields: `Say` (a note), `ShowDiff` (a diff to look at), or events of the one
 stream (an apply's question and answer, a mode or model change for the meter). A front
 end handles only what is its own (/theme, /quit) and its keys in /help. Every command
-ends in something shown, never silently; a failure is one sentence.
+ends in something shown, never silently; a failure is one sentence. A custom command
+(agent/custom/commands.py) yields `RunTask`: its prompt, which the front end runs as if typed.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import functools
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent.approval import Mode
+from agent.custom.commands import CustomCommand, CustomCommands
+from agent.custom.commands import load as load_custom
 from agent.errors import Busy, KilnError
 from agent.events import Applied, Event, ModeChanged, ModelChanged, Usage
 from agent.present import changes_summary, cost_lines, cost_text
@@ -62,6 +66,14 @@ class ShowReview(Say):
 
 
 @dataclass(frozen=True)
+class RunTask(Say):
+    """A custom command's prompt, filled in: the front end runs `task` as if typed (and
+    shows `text`, which says where the command came from)."""
+
+    task: str = ""
+
+
+@dataclass(frozen=True)
 class ShowDiff:
     title: str
     diff: str
@@ -80,12 +92,12 @@ def parse(text: str) -> ParsedCommand | None:
     return ParsedCommand(head.lower(), arg.strip())
 
 
-def completions(text: str) -> list[SlashCommand]:
+def completions(text: str, custom: tuple[SlashCommand, ...] = ()) -> list[SlashCommand]:
     """Commands whose name starts with what follows the slash (only while no space typed)."""
     if not text.startswith("/") or " " in text or "\n" in text:
         return []
     prefix = text[1:].lower()
-    return [c for c in COMMANDS if c.name.startswith(prefix)]
+    return [c for c in (*COMMANDS, *custom) if c.name.startswith(prefix)]
 
 
 def next_mode(mode: Mode) -> Mode:
@@ -103,9 +115,19 @@ def parse_mode(arg: str) -> Mode | None:
     return mode if mode in INTERACTIVE_MODES else None
 
 
-def help_lines() -> list[str]:
-    width = max(len(c.name) + len(c.arg) for c in COMMANDS) + 3
-    return [f"/{c.name} {c.arg}".ljust(width) + f" {c.help}" for c in COMMANDS]
+def help_lines(custom: tuple[SlashCommand, ...] = ()) -> list[str]:
+    width = max(len(c.name) + len(c.arg) for c in (*COMMANDS, *custom)) + 3
+    lines = [f"/{c.name} {c.arg}".ljust(width) + f" {c.help}" for c in COMMANDS]
+    if custom:
+        lines += ["", "Custom commands (prompts from Markdown files, run as the task):"]
+        lines += [f"/{c.name} {c.arg}".ljust(width) + f" {c.help}" for c in custom]
+    return lines
+
+
+def as_slash(command: CustomCommand) -> SlashCommand:
+    """A custom command as the lists show it: completion, /help, the palette, ACP."""
+    arg = command.argument_hint or ("[ARGUMENTS]" if command.takes_arguments else "")
+    return SlashCommand(command.name, command.help, arg)
 
 
 NOT_READY = "The session is not ready yet (see the sandbox state)."
@@ -114,11 +136,23 @@ NOT_READY = "The session is not ready yet (see the sandbox state)."
 class Commands:
     """The commands of one front end's session; `session` is set once it has started."""
 
-    def __init__(self, settings: Settings, mode: Mode, keys_help: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        mode: Mode,
+        keys_help: list[str] | None = None,
+        repo: Path | None = None,
+    ) -> None:
         self.settings = settings
         self.session: Session | None = None
         self._mode = mode
         self._keys_help = keys_help or []
+        # The repository's and the user's custom commands, read once; a built-in name wins.
+        self.custom = load_custom(repo, BY_NAME) if repo is not None else CustomCommands()
+        self.custom_listed = tuple(as_slash(c) for c in self.custom.commands)
+
+    def completions(self, text: str) -> list[SlashCommand]:
+        return completions(text, self.custom_listed)
 
     @property
     def mode(self) -> Mode:
@@ -136,6 +170,10 @@ class Commands:
         if parsed is None:
             return
         command = BY_NAME.get(parsed.name)
+        custom = self.custom_task(line) if command is None else None
+        if custom is not None:
+            yield custom
+            return
         if command is None or command.run is None:
             yield Say(f"There is no /{parsed.name}; /help lists the commands.", "warning")
             return
@@ -144,6 +182,20 @@ class Commands:
                 yield output
         except KilnError as exc:
             yield Say(exc.message, "error")
+
+    def custom_task(self, line: str) -> RunTask | None:
+        """A custom command's prompt for this line, or None (not one; a built-in wins)."""
+        parsed = parse(line)
+        if parsed is None or parsed.name in BY_NAME:
+            return None
+        command = self.custom.get(parsed.name)
+        return self._custom(command, parsed.arg) if command is not None else None
+
+    def _custom(self, command: CustomCommand, arg: str) -> RunTask:
+        said = f"/{command.name}: the prompt from {command.origin}"
+        caveats = command.caveats()
+        said += f" ({'; '.join(caveats)})." if caveats else "."
+        return RunTask(said, task=command.expand(arg))
 
     def _ready(self) -> Session:
         if self.session is None:
@@ -280,7 +332,10 @@ class Commands:
 
     async def _cmd_help(self, arg: str) -> AsyncIterator[Output]:
         keys = ["", *self._keys_help] if self._keys_help else []
-        yield Say("\n".join([*help_lines(), *keys]))
+        yield Say("\n".join([*help_lines(self.custom_listed), *keys]))
+
+    async def _cmd_context(self, arg: str) -> AsyncIterator[Output]:
+        yield Say("\n".join(self._ready().footprint()))
 
 
 # The table: each command bound to its handler; /theme and /quit are the front end's own.
@@ -322,6 +377,11 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand(
         "compact", "summarise the conversation to free context", run=Commands._cmd_compact
     ),
+    SlashCommand(
+        "context",
+        "what the prompt holds: system, rules, skills, map, tools, conversation, in tokens",
+        run=Commands._cmd_context,
+    ),
     SlashCommand("sessions", "list stored sessions", run=Commands._cmd_sessions),
     SlashCommand("theme", "switch the colour theme (remembered)", "[NAME]"),
     SlashCommand("help", "commands and keys", run=Commands._cmd_help),
@@ -346,6 +406,7 @@ __all__ = [
     "Commands",
     "Output",
     "ParsedCommand",
+    "RunTask",
     "Say",
     "ShowDiff",
     "ShowReview",

@@ -30,6 +30,7 @@ from agent.commands import (
     NOT_READY,
     Commands,
     Output,
+    RunTask,
     Say,
     ShowDiff,
     ShowReview,
@@ -107,7 +108,7 @@ class KilnApp(App[int]):
             budget_usd=settings.limits.budget_usd,
             max_tokens=settings.limits.max_tokens,
         )
-        self.commands = Commands(settings, mode, KEYS_HELP)
+        self.commands = Commands(settings, mode, KEYS_HELP, repo)
         self.session: Session | None = None
         self.running = False
         self.closed = False
@@ -155,7 +156,7 @@ class KilnApp(App[int]):
         # second were the slowest frames. `kiln` starts with the collector off (agent/cli.py).
         gc.freeze()
         gc.enable()
-        for problem in self.theme_problems:
+        for problem in [*self.theme_problems, *self.commands.custom.notes]:
             await self.main.transcript.note(problem, "warning")
         if self.connect:
             self.start_session()
@@ -172,7 +173,13 @@ class KilnApp(App[int]):
 
     async def present(self, output: Output) -> None:
         """Draw one thing a slash command yielded."""
-        if isinstance(output, ShowReview) and output.result is not None:
+        if isinstance(output, RunTask):  # a custom command: its prompt runs as the task
+            await self.main.transcript.note(output.text)
+            if self.running:
+                self.notify("kiln is still working: wait, or press Esc to interrupt.")
+            else:
+                self.run_task(output.task)
+        elif isinstance(output, ShowReview) and output.result is not None:
             from tui.screens.review import ReviewScreen
 
             await self.main.transcript.note(output.text.splitlines()[0], output.level)
@@ -327,6 +334,12 @@ class KilnApp(App[int]):
 
     def run_slash(self, line: str) -> None:
         self._slash(line)
+
+    def fill_prompt(self, line: str) -> None:
+        """The palette's choice of a command that takes words: typed for the person to finish."""
+        self.main.prompt.load_text(line)
+        self.main.prompt.move_cursor(self.main.prompt.document.end)
+        self.main.prompt.focus()
 
     @work(group="slash", exit_on_error=False)
     async def _slash(self, line: str) -> None:

@@ -40,10 +40,13 @@ KEYS_HELP = ["Ctrl+C interrupts a running step; Ctrl+D quits."]
 
 
 class SlashCompleter(Completer):
+    def __init__(self, known: commands.Commands) -> None:
+        self.known = known  # the session's, with its custom commands
+
     def get_completions(
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterator[Completion]:
-        for command in commands.completions(document.text_before_cursor):
+        for command in self.known.completions(document.text_before_cursor):
             yield Completion(
                 f"/{command.name}",
                 start_position=-len(document.text_before_cursor),
@@ -64,11 +67,11 @@ class LineMode:
         )
         self.renderer = LineRenderer(self.console, self.meter)
         self.approver = LineApprover(self.renderer)
+        self.commands = commands.Commands(launch.settings, launch.mode, KEYS_HELP, launch.repo)
         history_file().parent.mkdir(parents=True, exist_ok=True)
         self.prompt: PromptSession[str] = PromptSession(
-            history=FileHistory(str(history_file())), completer=SlashCompleter()
+            history=FileHistory(str(history_file())), completer=SlashCompleter(self.commands)
         )
-        self.commands = commands.Commands(launch.settings, launch.mode, KEYS_HELP)
         self.session: Session | None = None
         self._quit = False
 
@@ -95,7 +98,7 @@ class LineMode:
         session.on_progress = lambda line: self.renderer.note(f"setup | {line}")
         try:
             await session.start()
-            for note in session.start_notes:
+            for note in [*session.start_notes, *self.commands.custom.notes]:
                 self.renderer.note(note, "warning")
             self.renderer.note(
                 f"Working on {launch.repo} in {launch.mode.value} mode ({session.backend} "
@@ -170,6 +173,8 @@ class LineMode:
         else:
             async for output in self.commands.run(line):
                 self.present(output)
+                if isinstance(output, commands.RunTask):  # a custom command's prompt
+                    await self.run_task(output.task)
 
     def present(self, output: commands.Output) -> None:
         """Print one thing a slash command yielded."""

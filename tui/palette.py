@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from agent import commands
+from agent.commands import Commands
 
 
 class SlashHost(Protocol):
@@ -16,12 +17,18 @@ class SlashHost(Protocol):
 
     def run_slash(self, line: str) -> None: ...
 
+    def fill_prompt(self, line: str) -> None: ...
+
     def kiln_theme_names(self) -> list[str]: ...
+
+    @property
+    def commands(self) -> Commands: ...
 
 
 class SlashCommandProvider(Provider):
     def _entries(self) -> Iterator[tuple[str, str, str]]:
-        """(what the palette shows, the slash command it runs, help)."""
+        """(what the palette shows, the slash command it runs, help); a custom command that
+        takes words ends in a space: it goes to the prompt, to be finished there."""
         app = cast(SlashHost, self.app)
         for command in commands.COMMANDS:
             if command.name == "mode":
@@ -32,18 +39,23 @@ class SlashCommandProvider(Provider):
                     yield f"theme: {name}", f"/theme {name}", command.help
             else:
                 yield f"/{command.name}", f"/{command.name}", command.help
+        for command in app.commands.custom_listed:
+            line = f"/{command.name} " if command.arg else f"/{command.name}"
+            yield f"/{command.name}", line, command.help
 
     async def discover(self) -> Hits:
-        app = cast(SlashHost, self.app)
         for shown, line, help_text in self._entries():
-            yield DiscoveryHit(shown, partial(app.run_slash, line), help=help_text)
+            yield DiscoveryHit(shown, self._action(line), help=help_text)
 
     async def search(self, query: str) -> Hits:
-        app = cast(SlashHost, self.app)
         matcher = self.matcher(query)
         for shown, line, help_text in self._entries():
             score = matcher.match(shown)
             if score > 0:
-                yield Hit(
-                    score, matcher.highlight(shown), partial(app.run_slash, line), help=help_text
-                )
+                yield Hit(score, matcher.highlight(shown), self._action(line), help=help_text)
+
+    def _action(self, line: str) -> Callable[[], None]:
+        app = cast(SlashHost, self.app)
+        if line.endswith(" "):
+            return partial(app.fill_prompt, line)
+        return partial(app.run_slash, line)

@@ -26,6 +26,7 @@ import acp
 from acp.schema import (
     AgentCapabilities,
     AvailableCommand,
+    AvailableCommandInput,
     Implementation,
     InitializeResponse,
     LoadSessionResponse,
@@ -35,6 +36,7 @@ from acp.schema import (
     PromptResponse,
     SessionMode,
     SessionModeState,
+    UnstructuredCommandInput,
     Usage,
 )
 
@@ -161,6 +163,10 @@ class KilnAgent:
         held = self._held(session_id)
         text = _prompt_text(prompt)
         async with held.lock:
+            custom = held.commands.custom_task(text)
+            if custom is not None:  # a custom command: its prompt is the request
+                await self._show(held, custom)
+                return await self._request(held, custom.task)
             if parse(text) is not None:
                 shown = await self._shown(held, held.commands.run(text))
                 return PromptResponse(stop_reason="end_turn" if shown else "cancelled")
@@ -189,7 +195,7 @@ class KilnAgent:
             raise failure(exc) from None
         if not held.noted:
             held.noted = True
-            for note in session.start_notes:
+            for note in [*session.start_notes, *held.commands.custom.notes]:
                 session.notice(note)
         finished: Finished | None = None
         async for event in session.run(text):
@@ -291,7 +297,7 @@ class KilnAgent:
     def _hold(self, session: Session) -> AcpSession:
         approver = session.approver
         assert isinstance(approver, AcpApprover)
-        commands = Commands(session.settings, session.mode)
+        commands = Commands(session.settings, session.mode, repo=session.repo)
         commands.session = session
         session.on_progress = lambda line: print(f"[setup] {line}", file=sys.stderr, flush=True)
         held = AcpSession(session, commands, approver, Translator(str(session.repo)))
@@ -311,8 +317,8 @@ class KilnAgent:
     async def _announce(self, held: AcpSession, after_s: float = 0.0) -> None:
         await asyncio.sleep(after_s)
         commands = [
-            AvailableCommand(name=c.name, description=c.help)
-            for c in COMMANDS
+            AvailableCommand(name=c.name, description=c.help, input=_hint(c.arg))
+            for c in (*COMMANDS, *held.commands.custom_listed)
             if c.name not in FRONT_END_COMMANDS
         ]
         await self.conn.session_update(
@@ -438,3 +444,8 @@ def main(args: argparse.Namespace) -> int:
         "sandbox.backend": args.backend,
     }
     return asyncio.run(serve(flags, Mode(args.mode or "ask")))
+
+
+def _hint(arg: str) -> AvailableCommandInput | None:
+    """What a command takes (`[MODE]`, a custom command's argument-hint), for the client."""
+    return AvailableCommandInput(root=UnstructuredCommandInput(hint=arg)) if arg else None

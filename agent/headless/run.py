@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
+from agent.custom.commands import as_task
 from agent.errors import ExitCode, KilnError, UsageError
 from agent.events import (
     Applied,
@@ -117,7 +118,9 @@ def check_patch_out(raw: str | None) -> None:
 def main(args: argparse.Namespace) -> int:
     repo = find_repo(args.repo)
     settings = settings_for(args, repo)
-    args.task = read_task(args)
+    args.task, said = as_task(repo, read_task(args), ())  # a custom command: its prompt
+    if said:
+        print(said, file=sys.stderr)
     check_patch_out(args.patch_out)
     if getattr(args, "commit", False) and not args.apply:
         raise UsageError("--commit commits what --apply writes; add --apply.")

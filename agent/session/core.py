@@ -20,10 +20,12 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
+from agent import tools
 from agent.approval import Approver, Mode
 from agent.boundary import one_sentence
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
+from agent.custom.skills import Skills, with_skills
 from agent.errors import Busy, KilnError
 from agent.events import (
     Checkpointed,
@@ -38,6 +40,7 @@ from agent.hooks.load import open_hooks
 from agent.hooks.points import commit_allowed, prompt_blocked, run_stopped, session_started
 from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.conversation import Conversation
+from agent.prompts.footprint import footprint_lines
 from agent.prompts.policy import FirstMessage, PromptPolicy, policy_for
 from agent.run.core import Emit, LoopDeps, Run
 from agent.run.loop import drive
@@ -96,7 +99,9 @@ class Session:
         self._task: asyncio.Task[object] | None = None  # the work of the stream being read
         # Said while starting (the bubblewrap fallback): front ends show these after start().
         self.start_notes: list[str] = []
-        self._stable = ""  # project rules and the repo map, made at the start
+        self._stable = ""  # project rules, skills and the repo map, made at the start
+        self.prefix_parts: dict[str, str] = {}  # the same, by part (/context)
+        self.skills = Skills()  # their metadata is in the prefix; read_skill reads the rest
         # Each line a long sandbox start prints (the repository's setup), for the front end.
         self.on_progress: Callable[[str], None] | None = None
         self._start_lock = asyncio.Lock()
@@ -189,6 +194,7 @@ class Session:
             self._given_mcp, self.start_notes, self.on_progress,
         )  # fmt: skip
         self.sandbox, self.mcp, self._stable = parts.sandbox, parts.mcp, parts.stable
+        self.prefix_parts, self.skills = parts.parts, parts.skills
         if self._restore_diff:
             await startup.reapply(self.sandbox, self._restore_diff)
         changed = "" if self._restore_diff else await self.tests.runnable(self.sandbox)
@@ -200,7 +206,7 @@ class Session:
             self.store = Store()
         self._deps = await startup.loop_deps(
             self.repo, self.settings, self.client, self.policy, self.sandbox, self.gate,
-            self.conversation, self.tests, self.mcp, self.hooks,
+            self.conversation, self.tests, with_skills(self.skills, self.mcp), self.hooks,
             functools.partial(self.store.record_request, self.session_id), self.start_notes,
         )  # fmt: skip
         if changed:
@@ -415,6 +421,13 @@ class Session:
         if old is not None:
             await old.aclose()
         return profile
+
+    def footprint(self) -> list[str]:
+        """/context: what the stable prefix holds, and each part's share of the window."""
+        deps = self._deps
+        specs = tools.specs(deps.tool_context) if deps else tools.specs()
+        window = deps.window if deps else None
+        return footprint_lines(self.conversation, self.prefix_parts, specs, window)
 
     async def close(self) -> None:
         self.cancel()

@@ -17,6 +17,8 @@ from agent.context.index import RepoIndex
 from agent.context.repomap import prompt_map
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
+from agent.custom.skills import Skills, prompt_section
+from agent.custom.skills import load as load_skills
 from agent.errors import KilnError
 from agent.hooks.runner import HookRunner
 from agent.llm.base import ModelClient, ModelProfile
@@ -40,6 +42,8 @@ class Started:
     sandbox: Sandbox
     mcp: ExternalTools | None  # the MCP servers' tools, fixed for the session
     stable: str  # what follows the system prompt in every request
+    parts: dict[str, str]  # the stable text by part (rules, skills, map), for /context
+    skills: Skills  # their metadata is in `stable`; read_skill reads the rest
 
 
 async def open_client(settings: Settings) -> ModelClient:
@@ -67,7 +71,9 @@ async def start_parts(
 ) -> Started:
     """The sandbox (unless given), the MCP servers and the stable prefix, side by side:
     a big repository's first map takes seconds, and so does a container."""
-    stable = asyncio.ensure_future(stable_extra(repo, settings, policy, notes))
+    skills = await asyncio.to_thread(load_skills, repo)
+    notes.extend(skills.notes)
+    stable = asyncio.ensure_future(stable_extra(repo, settings, policy, notes, skills))
     mcp = asyncio.ensure_future(start_mcp(repo, settings, given_mcp, notes))
     if sandbox is None:
         made: list[Sandbox] = []
@@ -83,14 +89,17 @@ async def start_parts(
                 await stable
             await _close_mcp(mcp)
             raise
-    return Started(sandbox, await mcp, await stable)
+    parts = await stable
+    text = "\n\n".join(p for p in parts.values() if p)
+    return Started(sandbox, await mcp, text, parts, skills)
 
 
 async def stable_extra(
-    repo: Path, settings: Settings, policy: PromptPolicy, notes: list[str]
-) -> str:
-    """What follows the system prompt in the stable prefix: the project's rules and the
-    repo map, made once, so every request of the session starts with the same bytes."""
+    repo: Path, settings: Settings, policy: PromptPolicy, notes: list[str], skills: Skills
+) -> dict[str, str]:
+    """What follows the system prompt in the stable prefix, by part: the project's rules,
+    the skills' metadata and the repo map, made once, so every request of the session
+    starts with the same bytes."""
     tokens = policy.map_tokens(settings.context.map_tokens)
     rules = project_rules(repo)
     from agent.vcs.flagged import unreviewed_rules
@@ -106,7 +115,7 @@ async def stable_extra(
     except KilnError as exc:  # the map helps; the session does not depend on it
         notes.append(f"No repo map this session: {exc.message}")
     shown = f"## Repository map (definitions by file, most used first)\n\n{repo_map}"
-    return "\n\n".join(p for p in (rules, shown if repo_map else "") if p)
+    return {"rules": rules, "skills": prompt_section(skills), "map": shown if repo_map else ""}
 
 
 async def start_mcp(

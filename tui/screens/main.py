@@ -113,5 +113,6 @@ class MainScreen(Screen[None]):
         box = self.query_one("#completions", Static)
         box.display = bool(event.matches)
         if event.matches:
-            lines = [f"/{c.name} {c.arg}".ljust(18) + c.help for c in event.matches]
+            width = max(18, *(len(c.name) + len(c.arg) + 3 for c in event.matches))
+            lines = [f"/{c.name} {c.arg}".ljust(width) + c.help for c in event.matches]
             box.update(Text("\n".join(lines[:6]) + "\nTab completes"))

@@ -36,7 +36,12 @@ class PromptInput(TextArea):
         self.prompt_history = history
 
     def update_suggestion(self) -> None:
-        matches = commands.completions(self.text)
+        own = getattr(self.app, "commands", None)  # the app's, with the custom commands
+        matches = (
+            own.completions(self.text)
+            if isinstance(own, commands.Commands)
+            else commands.completions(self.text)
+        )
         typed = len(self.text) - 1
         self.suggestion = matches[0].name[typed:] if matches and typed >= 0 else ""
         self.post_message(self.CompletionsChanged(matches))
