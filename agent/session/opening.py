@@ -1,6 +1,6 @@
 """Opening a session, the same for every interactive front end: the one trust question,
 asked when the repository's own files want what only trust allows (settings that reach
-past the sandbox, MCP servers on this machine), then a new Session, or a stored one
+past the sandbox, MCP servers or hooks on this machine), then a new Session, or a stored one
 resumed. The front end only draws the question and the events."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent.approval import Approver, Mode
+from agent.errors import ConfigError
+from agent.hooks.config import claude_hooks
 from agent.llm.base import ModelClient
 from agent.session.core import Session
 from agent.settings import trust
@@ -20,7 +22,7 @@ from agent.settings.config import Settings, load_settings
 class TrustQuestion:
     question: str  # "Trust this repository's .kiln.toml?"
     detail: str  # what the files ask for, and what trusting them does
-    files: str  # ".kiln.toml", ".mcp.json" or both
+    files: str  # the files it asks about: ".kiln.toml", ".mcp.json", ".claude/settings.json"
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,8 @@ def trust_question(repo: Path, settings: Settings) -> TrustQuestion | None:
     """What to ask before the repository's files are honoured; None: nothing to ask."""
     wanted = trust.trust_would_honour(settings.ignored)
     servers = trust.servers_awaiting_trust(repo)
-    if not wanted and not servers:
+    hooks = hooks_awaiting_trust(repo)
+    if not wanted and not servers and not hooks:
         return None
     shown = ", ".join(f"{key} = {value!r}" for key, value in list(wanted.items())[:4])
     said = (
@@ -47,12 +50,30 @@ def trust_question(repo: Path, settings: Settings) -> TrustQuestion | None:
     )
     if servers:
         said.append(f"Its .mcp.json starts MCP servers on your machine: {', '.join(servers)}.")
-    files = " and ".join(f for f, on in ((".kiln.toml", wanted), (".mcp.json", servers)) if on)
+    if hooks:
+        shown_hooks = ", ".join(hooks[:4]) + (
+            f" and {len(hooks) - 4} more" if len(hooks) > 4 else ""
+        )
+        said.append(f"Its {trust.CLAUDE_FILE} runs hooks on your machine: {shown_hooks}.")
+    asking = ((trust.REPO_FILE, wanted), (trust.MCP_FILE, servers), (trust.CLAUDE_FILE, hooks))
+    files = " and ".join(name for name, on in asking if on)
     detail = (
         " ".join(said) + " kiln ignores them unless you trust this file as it is now "
         "(`kiln trust` does the same; a changed file asks again)."
     )
     return TrustQuestion(f"Trust this repository's {files}?", detail, files)
+
+
+def hooks_awaiting_trust(repo: Path) -> list[str]:
+    """The commands the repository's `.claude/settings.json` hooks would run once trusted
+    (none when it is trusted as it is, has none, or cannot be read: then none run)."""
+    try:
+        hooks = claude_hooks(repo)
+    except ConfigError:
+        return []
+    if not hooks or trust.is_trusted(repo, trust.CLAUDE_FILE):
+        return []
+    return sorted({hook.command for hook in hooks})
 
 
 async def open_session(
