@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+
+from sandbox.base import Sandbox
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -92,3 +95,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "docker_ready" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.docker)
+
+
+# A started Docker sandbox over a real repository holding a bug (tests.scripted.BUGGY_REPO).
+# Imported inside the fixtures: tests.scripted imports this module.
+@pytest.fixture
+def buggy_repo(tmp_path: Path) -> Path:
+    from tests.scripted import BUGGY_REPO
+
+    return make_git_repo(tmp_path / "repo", BUGGY_REPO)
+
+
+@pytest.fixture
+async def sandbox(docker_ready: None, buggy_repo: Path) -> AsyncIterator[Sandbox]:
+    from agent.settings.config import load_settings
+    from sandbox.factory import create_sandbox
+
+    config = load_settings(buggy_repo, env={}).sandbox
+    box = create_sandbox(buggy_repo, config)
+    await box.start()
+    try:
+        yield box
+    finally:
+        await box.close()

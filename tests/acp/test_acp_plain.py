@@ -12,7 +12,7 @@ from typing import Any
 from agent.llm.scripted.server import ScriptedServer
 from tests.acp.plain_acp import PlainAcpClient
 from tests.conftest import make_git_repo
-from tests.core.conftest import BUGGY_REPO, FIX_SCRIPT
+from tests.scripted import BUGGY_REPO, FIX_SCRIPT
 
 INITIALIZE = {
     "protocolVersion": 1,

@@ -17,7 +17,7 @@ from typing import Any
 
 from agent.llm.scripted.server import ScriptedServer
 from tests.conftest import make_git_repo
-from tests.core.conftest import BUGGY_REPO, FIX_SCRIPT
+from tests.scripted import BUGGY_REPO, FIX_SCRIPT
 
 KILN = str(Path(sys.executable).parent / "kiln")
 IDS = ("alpha", "bravo", "charlie", "delta")

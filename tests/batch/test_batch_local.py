@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.batch.scenario import IDS, KILN, Batch, check_solved_batch, leftovers
-from tests.core.conftest import FIX_SCRIPT
+from tests.scripted import FIX_SCRIPT
 
 pytestmark = pytest.mark.docker
 

@@ -30,7 +30,7 @@ from tests.batch.raycluster import (
 )
 from tests.batch.scenario import IDS, KILN, Batch, check_solved_batch, leftovers
 from tests.conftest import IN_CI, require_docker
-from tests.core.conftest import FIX_SCRIPT
+from tests.scripted import FIX_SCRIPT
 
 pytestmark = [pytest.mark.docker, pytest.mark.ray]
 

@@ -12,7 +12,7 @@ from agent.settings.config import load_settings
 from sandbox.base import Sandbox
 from sandbox.factory import create_sandbox
 from tests.conftest import make_git_repo
-from tests.core.conftest import tool_context
+from tests.scripted import tool_context
 
 BIG = "".join(f"def step_{i}(x):\n    return x + {i}\n\n" for i in range(200))  # 600 lines
 REPO = {

@@ -24,7 +24,7 @@ from agent.settings.config import load_settings
 from agent.store.cli import main as kiln_sessions
 from agent.store.db import Store
 from tests.conftest import make_git_repo
-from tests.core.conftest import BUGGY_REPO, FIX_SCRIPT, ScriptedPerson
+from tests.scripted import BUGGY_REPO, FIX_SCRIPT, ScriptedPerson
 
 SONNET = {"input": 3.0, "cached": 0.3, "write": 3.75, "output": 15.0}  # the table's row
 

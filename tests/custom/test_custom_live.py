@@ -25,7 +25,7 @@ from agent.session import Session
 from agent.settings.config import Settings, load_settings
 from tests.acp.plain_acp import KILN
 from tests.conftest import make_git_repo
-from tests.core.conftest import ScriptedPerson
+from tests.scripted import ScriptedPerson
 from tui.chat import LineMode
 from tui.launch import Launch
 

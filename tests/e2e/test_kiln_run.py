@@ -19,7 +19,7 @@ import pytest
 from agent.headless.run import run_headless, settings_for
 from agent.llm.scripted.server import ScriptedServer
 from tests.conftest import make_git_repo
-from tests.core.conftest import BUGGY_REPO
+from tests.scripted import BUGGY_REPO
 
 KILN = str(Path(sys.executable).parent / "kiln")
 

@@ -17,8 +17,8 @@ import pytest
 from agent.llm.scripted.server import ScriptedServer
 from agent.settings.config import load_settings
 from tests.conftest import make_git_repo
-from tests.core.conftest import BUGGY_REPO
 from tests.e2e.test_kiln_run import KILN
+from tests.scripted import BUGGY_REPO
 from tests.tui.live import transcript_text, wait_for
 from tui.app import KilnApp
 

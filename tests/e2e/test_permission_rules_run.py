@@ -14,9 +14,9 @@ import pytest
 from agent.llm.scripted.server import ScriptedServer
 from agent.settings import paths
 from tests.conftest import make_git_repo
-from tests.core.conftest import BUGGY_REPO
 from tests.e2e.test_kiln_run import kiln
 from tests.e2e.test_no_false_success import CONFIG_REPO
+from tests.scripted import BUGGY_REPO
 
 pytestmark = pytest.mark.usefixtures("docker_ready")
 

@@ -22,8 +22,8 @@ from agent.settings import trust
 from agent.settings.config import McpServer, load_settings
 from agent.tools.base import ToolContext
 from agent.tools.gate import ApprovalGate, ApprovalStop
-from tests.core.conftest import ScriptedPerson
 from tests.mcp.mcp_fixtures import HANDWRITTEN, SDK_BUILT, calls_logged, write_mcp_json
+from tests.scripted import ScriptedPerson
 
 
 def glossary(log: Path | None = None, **kwargs: Any) -> McpServer:

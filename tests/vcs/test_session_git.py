@@ -18,8 +18,8 @@ from agent.llm.scripted.server import ScriptedServer
 from agent.session import Session
 from agent.settings.config import load_settings
 from tests.conftest import make_git_repo
-from tests.core.conftest import BUGGY_REPO, FIX_SCRIPT, ScriptedPerson
 from tests.review.test_review import finish
+from tests.scripted import BUGGY_REPO, FIX_SCRIPT, ScriptedPerson
 from tests.vcs.conftest import GIT_ENV, git
 
 pytestmark = pytest.mark.usefixtures("docker_ready")

@@ -8,7 +8,7 @@ from agent import tools
 from agent.approval import Decision, Mode, Verdict
 from agent.tools.control import finish_summary
 from sandbox.base import Sandbox
-from tests.core.conftest import ScriptedPerson, tool_context
+from tests.scripted import ScriptedPerson, tool_context
 
 
 async def test_read_file_numbers_lines_and_ranges(sandbox: Sandbox) -> None:

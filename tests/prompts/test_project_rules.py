@@ -12,7 +12,7 @@ from agent.llm.scripted.server import ScriptedServer
 from agent.prompts.rules import project_rules
 from agent.session import Session
 from agent.settings.config import load_settings
-from tests.core.conftest import FIX_SCRIPT, ScriptedPerson
+from tests.scripted import FIX_SCRIPT, ScriptedPerson
 
 
 def test_rules_are_read_in_order_and_links_are_not_followed(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from agent.repair.suspects import Suspect
 from agent.repair.variants import constants, guards, line_variants, local_names, variants
 from agent.settings import trust
 from tests.conftest import make_git_repo
-from tests.core.test_rewrites import _run, block
+from tests.repair.test_rewrites import _run, block
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from agent.prompts.briefing import is_test_file
 from agent.repair.localise import Called, coverage_command, failing_test_id, parse_coverage, ranked
 from agent.repair.suspects import Suspect
 from tests.conftest import make_git_repo
-from tests.core.test_rewrites import _run, block
+from tests.repair.test_rewrites import _run, block
 
 # kiln's own candidates: a one-token variant, or part of a rewrite that failed whole
 KILNS_OWN = (CandidateKind.VARIANT, CandidateKind.PART_OF_REWRITE)

@@ -15,7 +15,7 @@ from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
 from agent.session import Session
 from agent.settings.config import load_settings
-from tests.core.conftest import ScriptedPerson
+from tests.scripted import ScriptedPerson
 
 
 def edit(path: str, old: str, new: str) -> dict[str, Any]:

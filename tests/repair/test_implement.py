@@ -13,7 +13,7 @@ from agent.events import CandidateKind, CandidatesTried, Finished
 from agent.prompts.implement import compact_tests, module_from_reply
 from agent.repair.stubs import stubbed_names
 from tests.conftest import make_git_repo
-from tests.core.test_rewrites import _run, block
+from tests.repair.test_rewrites import _run, block
 
 INSTRUCTIONS = "# Seasons\n\nGiven a month number, say which season of the year it falls in.\n"
 STUB = 'def season(month):\n    """The season of `month`, 1 to 12."""\n    pass\n'

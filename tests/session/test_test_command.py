@@ -9,7 +9,7 @@ from agent.approval import Mode
 from agent.events import Notice
 from agent.tools.testdigest import candidate_test_commands, named_test_command
 from tests.conftest import make_git_repo
-from tests.core.conftest import BUGGY_REPO, run_scripted
+from tests.scripted import BUGGY_REPO, run_scripted
 
 FINISH = [{"tool_calls": [{"name": "finish", "arguments": {"summary": "looked"}}]}]
 

@@ -11,7 +11,7 @@ from agent.events import Finished, Notice
 from agent.prompts.reproduce import relevant_files, reply_test_file
 from agent.repair.reproduce import new_test_path
 from tests.conftest import make_git_repo
-from tests.core.test_rewrites import _run, block
+from tests.repair.test_rewrites import _run, block
 
 CALC = "def add(a, b):\n    return a + b\n"
 TESTS = (

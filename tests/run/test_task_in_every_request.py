@@ -20,7 +20,7 @@ from agent.store.db import Store
 from agent.tools.shell import run_test_command
 from sandbox.base import Sandbox
 from tests.conftest import make_git_repo
-from tests.core.conftest import small_model_session, tool_context
+from tests.scripted import small_model_session, tool_context
 
 # The rules are only in the instructions file: the task points at them without saying them.
 RULES = (

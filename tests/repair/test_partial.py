@@ -10,7 +10,7 @@ from agent.events import CandidateKind, CandidatesTried
 from agent.repair.partial import MAX_CHANGES, parts_of
 from agent.repair.suspects import Suspect
 from tests.conftest import make_git_repo
-from tests.core.test_rewrites import _run, block
+from tests.repair.test_rewrites import _run, block
 
 CLOCK = 'def clock(minutes):\n    hours, rest = divmod(minutes, 60)\n    return f"{hours}:{rest}"\n'
 # Pads the minutes, as it should, and the hours, as it should not.

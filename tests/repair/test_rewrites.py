@@ -18,7 +18,7 @@ from agent.prompts.rewrite import evidence, rewritten
 from agent.repair.imports import stdlib_imports_added
 from agent.repair.suspects import Suspect, suspects
 from tests.conftest import make_git_repo
-from tests.core.conftest import small_model_session
+from tests.scripted import small_model_session
 
 # The usual layout: the package re-exports; the tested function is right, what it calls is
 # not, and in a way no one-token variant of kiln's own fixes: only a rewrite does.

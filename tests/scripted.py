@@ -1,4 +1,5 @@
-"""Fixtures for the core: a started Docker sandbox over a real repository, scripted sessions."""
+"""Scripted sessions for the tests of the core: a buggy repository and its fix as scripted
+turns, a scripted person, a tool context over a sandbox, a session against a scripted model."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from agent.approval import ApprovalRequest, Decision, Mode, Verdict
 from agent.events import Event
@@ -20,8 +19,6 @@ from agent.tools import ToolContext
 from agent.tools.gate import ApprovalGate
 from agent.tools.testdigest import detect_test_command
 from sandbox.base import Sandbox
-from sandbox.factory import create_sandbox
-from tests.conftest import make_git_repo
 
 BUGGY_REPO = {
     "calc.py": "def add(a, b):\n    return a - b\n",
@@ -68,23 +65,6 @@ class ScriptedPerson:
     async def decide(self, request: ApprovalRequest) -> Decision:
         self.asked.append(request)
         return self.answers.pop(0) if self.answers else Decision(Verdict.APPROVE)
-
-
-@pytest.fixture
-def buggy_repo(tmp_path: Path) -> Path:
-    return make_git_repo(tmp_path / "repo", BUGGY_REPO)
-
-
-@pytest.fixture
-async def sandbox(docker_ready: None, buggy_repo: Path) -> AsyncIterator[Sandbox]:
-    settings = load_settings(buggy_repo, env={})
-    config = settings.sandbox
-    box = create_sandbox(buggy_repo, config)
-    await box.start()
-    try:
-        yield box
-    finally:
-        await box.close()
 
 
 def tool_context(sandbox: Sandbox, mode: Mode = Mode.AUTO_EDIT, person: Any = None) -> ToolContext:

@@ -15,7 +15,7 @@ from agent.llm.scripted.server import ScriptedServer
 from agent.session import Session
 from agent.settings.config import load_settings
 from agent.store.db import Store
-from tests.core.conftest import ScriptedPerson
+from tests.scripted import ScriptedPerson
 
 KILN = str(Path(sys.executable).parent / "kiln")
 

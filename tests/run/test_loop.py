@@ -25,7 +25,7 @@ from agent.events import (
 )
 from agent.llm.base import Prices
 from agent.session import Session
-from tests.core.conftest import FIX_SCRIPT, ScriptedPerson, run_scripted, settings_with
+from tests.scripted import FIX_SCRIPT, ScriptedPerson, run_scripted, settings_with
 
 
 def finished(events: list[Event]) -> Finished:

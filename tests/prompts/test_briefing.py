@@ -15,7 +15,7 @@ from agent.session import Session
 from agent.settings.config import load_settings
 from agent.tools.shell import run_test_command
 from sandbox.base import Sandbox
-from tests.core.conftest import ScriptedPerson, tool_context
+from tests.scripted import ScriptedPerson, tool_context
 
 REPO_FILES = ["calc.py", "pkg/__init__.py", "pkg/models.py", "pkg/util.py", "tests/test_x.py"]
 DIGEST = """Tests FAILED: 0 passed, 1 failed, 0 errors

@@ -12,7 +12,7 @@ from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.scripted.server import ScriptedServer
 from agent.session import Session
 from agent.settings.config import load_settings
-from tests.core.conftest import FIX_SCRIPT, ScriptedPerson
+from tests.scripted import FIX_SCRIPT, ScriptedPerson
 
 
 async def _outputs(commands: Commands, line: str) -> list[object]:
@@ -94,7 +94,7 @@ def test_changes_to_kiln_or_ci_config_are_flagged() -> None:
 async def test_an_edit_of_kilns_config_asks_with_a_flag(
     docker_ready: None, buggy_repo: Path
 ) -> None:
-    from tests.core.conftest import run_scripted
+    from tests.scripted import run_scripted
 
     person = ScriptedPerson()
     write = {"tool_calls": [{"name": "write_file", "arguments": {

@@ -20,7 +20,7 @@ from agent.settings.cli import main as config_show
 from agent.settings.config import load_settings
 from agent.settings.remember import remember_rule
 from agent.tools.gate import ApprovalGate, ApprovalStop
-from tests.core.test_gate_and_syntax import RecordingApprover
+from tests.tools.test_gate_and_syntax import RecordingApprover
 
 
 def rules(**effects: list[str]) -> PermissionRules:

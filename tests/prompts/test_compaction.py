@@ -15,7 +15,7 @@ from agent.llm.scripted.server import ScriptedServer
 from agent.prompts import compaction
 from agent.session import Session
 from agent.settings.config import load_settings
-from tests.core.conftest import FIX_SCRIPT, ScriptedPerson
+from tests.scripted import FIX_SCRIPT, ScriptedPerson
 
 SUMMARY = "Read calc.py; add() subtracted; changed it to a + b; tests pass."
 
