@@ -31,8 +31,8 @@ from agent.mcp.tools import McpTools  # noqa: E402
 from agent.settings.config import McpServer  # noqa: E402
 from tests.acp.plain_acp import KILN, PlainAcpClient  # noqa: E402
 from tests.conftest import make_git_repo  # noqa: E402
-from tests.core.conftest import BUGGY_REPO, FIX_SCRIPT  # noqa: E402
 from tests.mcp.mcp_fixtures import HANDWRITTEN  # noqa: E402
+from tests.scripted import BUGGY_REPO, FIX_SCRIPT  # noqa: E402
 
 
 def through_run(repo: Path) -> float:
