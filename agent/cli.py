@@ -106,7 +106,7 @@ def _build_parser() -> argparse.ArgumentParser:
     config = sub.add_parser("config", help="show the effective settings")
     config.add_argument("action", choices=["show"])
     _session_flags(config)
-    config.set_defaults(handler="agent.settings.cli:main")
+    config.set_defaults(handler="agent.config_cli:main")
 
     trusted = sub.add_parser(
         "trust", help="honour a repository's .kiln.toml and start its .mcp.json servers"

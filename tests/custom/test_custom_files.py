@@ -196,3 +196,30 @@ def test_read_skill_reads_the_body_and_its_files_never_outside(tmp_path: Path) -
     assert call(name="sql-style", path="reference/joins.md").output == "Prefer explicit JOIN."
     assert not call(name="sql-style", path="../../../secret.txt").ok
     assert not call(name="nope").ok
+
+
+def test_config_show_lists_the_commands_and_skills_with_where_each_came_from(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from agent.config_cli import main as config_show
+
+    _write(
+        tmp_path / ".claude/commands/review-sql.md", "---\nargument-hint: [FILE]\n---\nReview $1\n"
+    )
+    _write(
+        tmp_path / ".kiln/skills/sql-style/SKILL.md",
+        "---\nname: sql-style\ndescription: How we write SQL\n---\nbody\n",
+    )
+    _write(tmp_path / ".kiln/skills/broken/SKILL.md", "no front matter\n")
+    config_show(argparse.Namespace(repo=str(tmp_path)))
+    out = capsys.readouterr().out
+    assert "commands./review-sql" in out and "'[FILE]'" in out
+    assert "(.claude/commands/review-sql.md)" in out
+    assert (
+        "skills.sql-style" in out
+        and "'How we write SQL'" in out
+        and "(.kiln/skills/sql-style)" in out
+    )
+    assert "# The skill .kiln/skills/broken/SKILL.md is left out" in out

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from agent.config_cli import main as config_show
 from agent.errors import ConfigError
 from agent.events import Event, HookRan
 from agent.hooks.config import Hook, HookEvent, hooks_of
 from agent.hooks.load import session_hooks
 from agent.hooks.runner import HookRunner
 from agent.settings import paths, trust
-from agent.settings.cli import main as config_show
 from agent.settings.config import load_settings
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from agent.approval import Action, Decision, Mode, Verdict
+from agent.config_cli import main as config_show
 from agent.errors import ConfigError
 from agent.events import ActionDenied, ApprovalRequested, Event
 from agent.permissions import Effect, PermissionRules, implied_rule, parse_rule
 from agent.settings import paths, trust
-from agent.settings.cli import main as config_show
 from agent.settings.config import load_settings
 from agent.settings.remember import remember_rule
 from agent.tools.gate import ApprovalGate, ApprovalStop

@@ -1,4 +1,6 @@
-"""`kiln config show`: every effective setting, its value, and where it came from."""
+"""`kiln config show`: every effective setting, its value, and where it came from; then
+what a session would add to them: permission rules, hooks, custom commands and skills.
+A front end: it reads across the layers below it."""
 
 from __future__ import annotations
 
@@ -7,7 +9,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agent.commands import COMMANDS
+from agent.custom import commands as custom_commands
+from agent.custom import skills as custom_skills
 from agent.errors import UsageError
+from agent.hooks.load import session_hooks
 from agent.settings import paths, trust
 from agent.settings.config import describe, load_settings
 from agent.settings.repo import find_repo
@@ -52,12 +58,21 @@ def main(args: argparse.Namespace) -> int:
     for rule in settings.permissions.rules:
         key = f"permissions.{rule.effect.value}"
         print(f"{key:<{width}}  {rule.text!r:<32}  ({rule.source})")
-    from agent.hooks.load import session_hooks
-
     hooks, left_out = session_hooks(settings, repo)
     for hook in hooks:
         print(f"{'hooks.' + hook.event.value:<{width}}  {hook.describe()!r:<32}  ({hook.source})")
-    for sentence in left_out:
+    builtins = [command.name for command in COMMANDS]
+    commands = custom_commands.load(repo, builtins)
+    for command in commands.commands:
+        print(
+            f"{'commands./' + command.name:<{width}}  {command.argument_hint!r:<32}  ({command.origin})"
+        )
+    skills = custom_skills.load(repo)
+    for skill in skills.skills:
+        print(
+            f"{'skills.' + skill.name:<{width}}  {skill.description[:30]!r:<32}  ({skill.origin})"
+        )
+    for sentence in (*left_out, *commands.notes, *skills.notes):
         print(f"# {sentence}")
     detected = detect_test_command(repo, settings.tests.command)
     origin = "configured" if settings.tests.command else "detected"
