@@ -9,6 +9,7 @@ written over the stub and the tests run; the first that passes them all is kept 
 run is done. When the time share runs out, the candidate that passed the most tests stays
 in place (if it beat the stub) and is briefed as code to repair: the rewrites and kiln's
 one-token variants of its functions come next (agent/repair/rewrites.py), then the loop.
+While no candidate beats the stub, sampling goes on for the first try's whole share.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ from agent.tools.testdigest import TestDigest
 # Of the run's wall clock, what implementing may take: the closest module's repair by
 # rewrites and kiln's variants gets the rest of the first try's share, the loop the end.
 WALL_CLOCK_SHARE = 0.5
+# While no module has passed more tests than the stub, there is nothing for the rewrites to
+# repair and a small model's own loop rarely gets further: samples go on for the whole of
+# the first try's share.
+NOTHING_BETTER_SHARE = 0.9
 REPLY_TOKENS_PER_STUB_BYTE = 1.0  # a module grows well past its stub: room for that
 MIN_REPLY_TOKENS, MAX_REPLY_TOKENS = 1024, 3072
 MIN_TESTS_S = 30.0
@@ -92,15 +97,18 @@ async def implement_first(run: Run, briefing: Briefing | None, task: str) -> Bri
 
 
 async def _sample(run: Run, task: str, stub: Stub, baseline: TestDigest) -> tuple[int, _Best]:
-    """Candidates until one passes or the time share is spent: the likeliest module, then
-    a fresh sample and an improvement of the best so far in turns."""
+    """Candidates until one passes or the time share is spent (a longer one while none
+    beats the stub): the likeliest module, then a fresh sample and an improvement of the
+    best so far in turns."""
     limits, profile = run.settings.limits, run.deps.client.profile
-    budget = limits.timeout_s * WALL_CLOCK_SHARE if limits.timeout_s else None
+    clock = limits.timeout_s
     rounds = 2 * max(1, profile.candidates if profile.candidates >= 0 else 8)
     timeout_s = max(MIN_TESTS_S, 5 * baseline.duration_s)
     best, tried, seen = _Best(), 0, set()
     for attempt in range(rounds):
-        if budget is not None and run.state.elapsed > budget:
+        better = best.report is not None and best.report.passed > baseline.passed
+        share = WALL_CLOCK_SHARE if better else NOTHING_BETTER_SHARE
+        if clock and run.state.elapsed > clock * share:
             break
         improving = attempt % 2 == 0 and attempt > 0 and best.report is not None
         if improving:

@@ -9,9 +9,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agent.events import CandidateKind, CandidatesTried, Finished
 from agent.prompts.implement import compact_tests, module_from_reply
+from agent.repair import implement
 from agent.repair.stubs import stubbed_names
+from agent.settings import trust
 from tests.conftest import make_git_repo
 from tests.repair.test_rewrites import _run, block
 
@@ -90,3 +94,19 @@ def test_long_tests_are_shown_whole_function_by_function_across_the_file() -> No
         assert f"def test_month_{n}(self):\n        self.assertEqual(season({n}), 'x#{n}')" in shown
     assert f"# ... {40 - len(kept)} more tests not shown" in shown
     assert compact_tests(TESTS, 1200).split() == TESTS.split()  # short tests: all of them
+
+
+async def test_samples_go_on_past_their_share_while_none_beats_the_stub(
+    docker_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The implementing share is spent at once, but a module that passes no more than the
+    # stub gives the rewrites nothing to repair: sampling goes on until one works.
+    monkeypatch.setattr(implement, "WALL_CLOCK_SHARE", 0.0)
+    repo = exercise(tmp_path)
+    (repo / ".kiln.toml").write_text("[limits]\ntimeout_s = 120\n")
+    trust.trust(repo)  # a repository's wall clock is honoured from a trusted file only
+    nothing = "def season(month):\n    return 'none'\n"
+    events, diff, _ = await _run(repo, [block(nothing), block(WHOLE)], task=TASK)
+    [tried] = [e for e in events if isinstance(e, CandidatesTried)]
+    assert (tried.tried, tried.passing, tried.how) == (2, 1, CandidateKind.MODULE)
+    assert events[-1].status == "done" and "'autumn']" in diff
