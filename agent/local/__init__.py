@@ -75,3 +75,16 @@ def default_profile() -> ModelProfile | None:
 
     state = ensure_serving(spec)
     return profile_for(spec, state.base_url, state.log)
+
+
+def embedded_profile_at(base_url: str) -> ModelProfile | None:
+    """The embedded model's profile when `base_url` is the URL of kiln's own running server
+    (a person or a benchmark may name it): the same small model's prompts, tool protocol and
+    true token counts as with nothing configured. None for any other server."""
+    from agent.local.server import read_state
+
+    state = read_state()
+    if state is None or state.base_url.rstrip("/") != base_url.rstrip("/"):
+        return None
+    spec = MODELS.get(state.model)
+    return profile_for(spec, state.base_url, state.log) if spec is not None else None

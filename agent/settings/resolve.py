@@ -39,7 +39,7 @@ class NoModelConfigured(ConfigError):
 async def resolve_profile(settings: Settings, name: str = "main") -> ModelProfile:
     configured = settings.models.get(name)
     if configured is not None and configured.base_url:
-        return await _with_model(configured, name)
+        return _embedded_at(configured.base_url) or await _with_model(configured, name)
     if configured is not None and configured.model:
         raise ConfigError(
             f"models.{name}.model is set to {configured.model!r} but no base_url says where "
@@ -64,6 +64,16 @@ async def resolve_profile(settings: Settings, name: str = "main") -> ModelProfil
         if local is not None:
             return local
     raise NoModelConfigured()
+
+
+def _embedded_at(base_url: str) -> ModelProfile | None:
+    """kiln's own embedded server named by its URL gets the embedded model's profile, as
+    with nothing configured (else a 1.5B model would get the prompts of a big one)."""
+    try:
+        from agent.local import embedded_profile_at
+    except ImportError:
+        return None
+    return embedded_profile_at(base_url)
 
 
 async def _with_model(profile: ModelProfile, name: str) -> ModelProfile:
