@@ -2,7 +2,8 @@
 through `ToolContext.hooks`): each is one call from the Session, its answer returned.
 
 What blocking means at each: UserPromptSubmit ends the request before the model sees it
-(`StopReason.HOOK_BLOCKED`); BeforeApply refuses the apply, BeforeCommit the commit. A
+(`StopReason.HOOK_BLOCKED`), and the context a SessionStart or UserPromptSubmit hook adds
+goes to the model with the request's first message; BeforeApply refuses the apply, BeforeCommit the commit. A
 SessionStart, Stop or AfterApply hook cannot undo what happened: its objection is shown.
 """
 
@@ -23,21 +24,32 @@ def _objection(event: HookEvent, outcome: Outcome, emit: Emit) -> None:
         emit(Notice(f"{event.value} hook: {outcome.context}"))
 
 
-async def session_started(hooks: HookRunner, emit: Emit) -> None:
+async def session_started(hooks: HookRunner, emit: Emit) -> str:
+    """The context the SessionStart hooks add, for the model's first request ("" if none)."""
     outcome = await hooks.simple(HookEvent.SESSION_START, emit, source="startup")
     _objection(HookEvent.SESSION_START, outcome, emit)
+    return "" if outcome.blocked else outcome.context
 
 
-async def prompt_blocked(hooks: HookRunner, prompt: str, emit: Emit) -> bool:
-    """True when a UserPromptSubmit hook blocked the request (its Finished is emitted)."""
+async def prompt_submitted(hooks: HookRunner, prompt: str, emit: Emit) -> str | None:
+    """None when a UserPromptSubmit hook blocked the request (its Finished is emitted);
+    else the context the hooks add for the model ("" if none)."""
     outcome = await hooks.prompt_submitted(prompt, emit)
     if not outcome.blocked:
         if outcome.context:
             emit(Notice(f"UserPromptSubmit hook: {outcome.context}"))
-        return False
+        return outcome.context
     said = f"A UserPromptSubmit hook blocked the request: {outcome.reason}"
     emit(Finished(RunStatus.ERROR, StopReason.HOOK_BLOCKED, said))
-    return True
+    return None
+
+
+def with_hook_context(message: str, context: str) -> str:
+    """A request's first message with what the person's hooks added, as Claude Code adds
+    it: after the person's words, named as the hooks'."""
+    if not context.strip():
+        return message
+    return f"{message}\n\nContext added by the person's hooks:\n{context.strip()}"
 
 
 async def run_stopped(hooks: HookRunner, emit: Emit) -> None:

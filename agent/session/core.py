@@ -37,7 +37,13 @@ from agent.events import (
     Usage,
 )
 from agent.hooks.load import open_hooks
-from agent.hooks.points import commit_allowed, prompt_blocked, run_stopped, session_started
+from agent.hooks.points import (
+    commit_allowed,
+    prompt_submitted,
+    run_stopped,
+    session_started,
+    with_hook_context,
+)
 from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.conversation import Conversation
 from agent.prompts.footprint import footprint_lines
@@ -108,6 +114,7 @@ class Session:
         self._given_mcp = mcp_servers or {}  # an ACP client's servers, beside the config's
         self.mcp: ExternalTools | None = None  # the MCP servers' tools, fixed at the start
         self.hooks = open_hooks(settings, self.repo, self.session_id, self.start_notes)
+        self._hook_context = ""  # what SessionStart hooks added, for the first request
 
     # --- mode, meters ------------------------------------------------------------------
 
@@ -213,7 +220,7 @@ class Session:
             self._said_test_command(changed)
         if not self._restore_diff:
             self.tests.start_baseline(self._deps.tool_context)
-        await session_started(self.hooks, self._emit)
+        self._hook_context = await session_started(self.hooks, self._emit)
         model = self.client.profile.model
         first = SessionStarted(self.session_id, str(self.repo), "", model, self.mode)
         self._unsent.insert(0, dataclasses.replace(first, backend=self.backend))
@@ -338,7 +345,8 @@ class Session:
         ]
 
         async def work() -> None:
-            if await prompt_blocked(self.hooks, task, self._emit):
+            added = await prompt_submitted(self.hooks, task, self._emit)
+            if added is None:
                 return
             first = FirstMessage(task)
             self.conversation.instructions.append(task)  # compaction keeps it word for word
@@ -348,7 +356,10 @@ class Session:
                 first = await self.policy.first_message(
                     task, self.tests.digest, sandbox, deps.tool_context.repo_index
                 )
-            await drive(deps, first.text, state, self._emit, first.briefing)
+            context = "\n".join(c for c in (self._hook_context, added) if c)
+            self._hook_context = ""  # the session's start is said once, with its first request
+            text = with_hook_context(first.text, context)
+            await drive(deps, text, state, self._emit, first.briefing)
             await run_stopped(self.hooks, self._emit)
 
         async for event in self._stream(work):

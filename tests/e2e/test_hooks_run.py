@@ -195,3 +195,23 @@ def test_a_before_commit_hook_blocks_kiln_s_commit_and_the_apply_stays(repo: Pat
     assert "A BeforeCommit hook blocked the commit: not on friday" in said
     log = subprocess.run(["git", "log", "--oneline"], cwd=repo, capture_output=True, text=True)
     assert len(log.stdout.splitlines()) == 1  # only the repository's own first commit
+
+
+def test_what_session_start_and_prompt_hooks_add_reaches_the_model_once(repo: Path) -> None:
+    user_hooks(
+        '[[hooks.SessionStart]]\ncommand = "echo branch release-2 is frozen"\n'
+        '[[hooks.UserPromptSubmit]]\ncommand = "echo ticket KILN-7"\n'
+    )
+    with ScriptedServer([{"tool_calls": [FINISH]}]) as server:
+        done = kiln(
+            "run", QUESTION, "--repo", str(repo), "--base-url", server.base_url, "--model",
+            "scripted", "--output-format", "json",
+        )  # fmt: skip
+        first = [
+            m["content"] for m in server.chat_requests[0].body["messages"] if m["role"] == "user"
+        ]
+    assert done.returncode == 0, done.stderr
+    said = "\n".join(first)
+    assert QUESTION in said  # the person's words first, then what the hooks added
+    assert said.index(QUESTION) < said.index("Context added by the person's hooks:")
+    assert "branch release-2 is frozen" in said and "ticket KILN-7" in said
