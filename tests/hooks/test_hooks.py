@@ -116,3 +116,24 @@ def test_a_repository_s_hooks_wait_for_trust_and_config_show_lists_them(
     (tmp_path / "guard.sh").write_text("exit 0  # changed\n")  # what the hook runs changed
     changed = load_settings(tmp_path, env={})
     assert "hooks" in changed.ignored and [h.command for h in changed.hooks] == ["notify-send done"]
+
+
+def test_the_persons_own_claude_code_hooks_run_without_trust(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    mine = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}}
+    (home / ".claude" / "settings.json").write_text(json.dumps(mine))
+    monkeypatch.setenv("HOME", str(home))
+    repo = tmp_path / "repo"
+    (repo / ".claude").mkdir(parents=True)
+    theirs = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./theirs.sh"}]}]}}
+    (repo / ".claude" / "settings.json").write_text(json.dumps(theirs))
+    hooks, notes = session_hooks(load_settings(repo, env={}), repo)
+    assert [h.command for h in hooks] == ["notify-send done"]  # the repository's waits
+    assert str(home / ".claude" / "settings.json") in hooks[0].source
+    assert len(notes) == 1 and "not trusted" in notes[0]
+    (home / ".claude" / "settings.json").write_text("{not json")
+    hooks, notes = session_hooks(load_settings(repo, env={}), repo)
+    assert hooks == () and "Its hooks do not run." in notes[0]
