@@ -2,9 +2,11 @@
 through `ToolContext.hooks`): each is one call from the Session, its answer returned.
 
 What blocking means at each: UserPromptSubmit ends the request before the model sees it
-(`StopReason.HOOK_BLOCKED`), and the context a SessionStart or UserPromptSubmit hook adds
-goes to the model with the request's first message; BeforeApply refuses the apply, BeforeCommit the commit. A
-SessionStart, Stop or AfterApply hook cannot undo what happened: its objection is shown.
+(`StopReason.HOOK_BLOCKED`); BeforeApply refuses the apply, BeforeCommit the commit. What
+a SessionStart or UserPromptSubmit hook adds goes to the model with the request's first
+message. A SessionStart hook, a Stop hook after a run that ended without `finish` (at
+`finish` the loop runs them: `run/checks.py`) and an AfterApply hook cannot undo what
+happened: their objection is shown.
 """
 
 from __future__ import annotations
@@ -53,7 +55,9 @@ def with_hook_context(message: str, context: str) -> str:
 
 
 async def run_stopped(hooks: HookRunner, emit: Emit) -> None:
-    """The Stop hooks, once the run has ended (kiln does not make the model go on)."""
+    """The Stop hooks of a run that ended without `finish` (a limit, an answer in text):
+    shown when they object. At `finish` they run in the loop, where one that blocks makes
+    the model go on (`run/checks.py`)."""
     outcome = await hooks.simple(HookEvent.STOP, emit, stop_hook_active=False)
     _objection(HookEvent.STOP, outcome, emit)
 

@@ -131,6 +131,13 @@ class HookRunner:
         said.append(f"[hook context: {outcome.context}]" if outcome.context else "")
         return "\n".join(s for s in said if s)
 
+    async def finishing(self, again: bool, emit: Emit) -> str | None:
+        """None: the model may finish. Otherwise why a Stop hook wants it to go on."""
+        if not self:
+            return None
+        outcome = await self.fire(HookEvent.STOP, {"stop_hook_active": again}, emit)
+        return (outcome.reason or "a Stop hook objected") if outcome.blocked else None
+
     async def prompt_submitted(self, prompt: str, emit: Emit) -> Outcome:
         if not self:
             return ALLOWED

@@ -143,7 +143,9 @@ async def judge_finish(run: Run, call: ToolCall) -> None:
         if not str(call.arguments.get("summary") or "").strip():
             _refuse(run, call, NO_ANSWER, started, StopReason.NO_ACTION, summary)
             return
-        _accept(run, call, started, summary)  # the answer is the result
+        if not await _stop_hooks_object(run, call, started, summary):
+            _accept(run, call, started, summary)  # the answer is the result
+        return
     # Plan mode cannot edit, so refusing its finish over failing tests would only loop.
     has_tests = (
         bool(deps.tool_context.test_command) and deps.tool_context.gate.mode is not Mode.PLAN
@@ -168,7 +170,8 @@ async def judge_finish(run: Run, call: ToolCall) -> None:
     before = deps.tests_before()
     if report is not None and report.ok and before is not None and before.ok:
         summary = f"{summary}\n\n{TESTS_PASSED_BEFORE}"
-    _accept(run, call, started, summary)
+    if not await _stop_hooks_object(run, call, started, summary):
+        _accept(run, call, started, summary)
 
 
 def _refuse(
@@ -182,6 +185,23 @@ def _refuse(
     if state.finish_refusals > run.settings.tests.max_finish_refusals:
         raise Stop(reason, summary)
     run.enter(Phase.CORRECT)
+
+
+STOP_HOOK = "Not finished: a Stop hook asks you to go on: {reason}"
+
+
+async def _stop_hooks_object(run: Run, call: ToolCall, started: float, summary: str) -> bool:
+    """The person's Stop hooks, once the run would finish: one that blocks makes the model
+    go on, once per run (the second time it is told, as Claude Code tells it, and finishes)."""
+    hooks, state = run.deps.tool_context.hooks, run.state
+    if hooks is None:
+        return False
+    reason = await hooks.finishing(state.stop_hooks > 0, run.emit)
+    state.stop_hooks += 1
+    if reason is None or state.stop_hooks > 1:
+        return False
+    _refuse(run, call, STOP_HOOK.format(reason=reason), started, StopReason.DONE, summary)
+    return True
 
 
 def _accept(run: Run, call: ToolCall, started: float, summary: str) -> None:

@@ -26,6 +26,7 @@ class RunState:
     format_errors: int = 0  # consecutive
     idle_replies: int = 0  # consecutive replies with no tool call
     finish_refusals: int = 0
+    stop_hooks: int = 0  # times the Stop hooks ran at `finish` in this run
     edits_since_tests: bool = False
     edited: bool = False  # anything changed during this run
     pending_change: bool = False  # a tool that may change the workspace ran this step

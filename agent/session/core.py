@@ -360,7 +360,8 @@ class Session:
             self._hook_context = ""  # the session's start is said once, with its first request
             text = with_hook_context(first.text, context)
             await drive(deps, text, state, self._emit, first.briefing)
-            await run_stopped(self.hooks, self._emit)
+            if not state.stop_hooks:  # ran at `finish` already, where they can object
+                await run_stopped(self.hooks, self._emit)
 
         async for event in self._stream(work):
             yield event

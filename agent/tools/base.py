@@ -51,7 +51,7 @@ class ToolContext:
     repo_index: RepoIndex | None = None
     # Tools beyond the coding group (MCP servers'), fixed for the session; None: none.
     external: ExternalTools | None = None
-    # The person's PreToolUse/PostToolUse hooks (agent/hooks/); None: none.
+    # The person's PreToolUse/PostToolUse hooks, and Stop at `finish` (agent/hooks/); None: none.
     hooks: ToolHooks | None = None
 
 
@@ -73,6 +73,12 @@ class ToolHooks(Protocol):
         emit: Callable[[Event], None],
     ) -> str:
         """What to add to the tool's result ("" when nothing)."""
+        ...
+
+    async def finishing(self, again: bool, emit: Callable[[Event], None]) -> str | None:
+        """The Stop hooks when the model calls `finish`: None lets it finish; otherwise why
+        it should go on. `again`: they objected before in this run (Claude Code's
+        `stop_hook_active`)."""
         ...
 
 

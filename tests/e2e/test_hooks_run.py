@@ -215,3 +215,20 @@ def test_what_session_start_and_prompt_hooks_add_reaches_the_model_once(repo: Pa
     assert QUESTION in said  # the person's words first, then what the hooks added
     assert said.index(QUESTION) < said.index("Context added by the person's hooks:")
     assert "branch release-2 is frozen" in said and "ticket KILN-7" in said
+
+
+def test_a_stop_hook_that_blocks_makes_the_model_go_on_once(repo: Path) -> None:
+    # Written as Claude Code's Stop hooks are: block unless already sent back once.
+    user_hooks(
+        "[[hooks.Stop]]\n"
+        'command = "grep -q \'\\"stop_hook_active\\": true\' && exit 0; '
+        'echo run the linter first >&2; exit 2"\n'
+    )
+    with ScriptedServer([{"tool_calls": [FINISH]}, {"tool_calls": [FINISH]}]) as server:
+        code, lines, stderr = stream(repo, server)
+        sent_back = tool_replies(server)
+    assert code == 0, stderr
+    assert "Not finished: a Stop hook asks you to go on: run the linter first" in sent_back
+    ran = [e for e in lines if e["type"] == "hook_ran"]
+    assert [e["outcome"] for e in ran] == ["blocked", "allowed"]
+    assert lines[-1]["type"] == "result" and lines[-1]["stop_reason"] == "done"
