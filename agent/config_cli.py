@@ -14,7 +14,7 @@ from agent.custom import commands as custom_commands
 from agent.custom import skills as custom_skills
 from agent.errors import UsageError
 from agent.hooks.load import session_hooks
-from agent.settings import paths, trust
+from agent.settings import paths, rules_layer, trust
 from agent.settings.config import describe, load_settings
 from agent.settings.repo import find_repo
 from agent.tools.testdigest import detect_test_command
@@ -72,7 +72,9 @@ def main(args: argparse.Namespace) -> int:
         print(
             f"{'skills.' + skill.name:<{width}}  {skill.description[:30]!r:<32}  ({skill.origin})"
         )
-    for sentence in (*left_out, *commands.notes, *skills.notes):
+    claude = [paths.claude_settings(Path.home()), paths.claude_settings(repo)]
+    unread = [said for file in claude for said in rules_layer.claude_rules(file)[1]]
+    for sentence in (*left_out, *unread, *commands.notes, *skills.notes):
         print(f"# {sentence}")
     detected = detect_test_command(repo, settings.tests.command)
     origin = "configured" if settings.tests.command else "detected"

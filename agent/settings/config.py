@@ -183,6 +183,11 @@ def load_settings(
         rules_layer.hooks_in([(layers[0][0], ignored)])
         _build(rules_layer.without(ignored), {key: layers[0][0] for key in ignored})
     rules = rules_layer.rules_of(layers)
+    claude = [(paths.claude_settings(Path.home()), True)]
+    if repo is not None:
+        claude.append((paths.claude_settings(repo), trust.is_trusted(repo, trust.CLAUDE_FILE)))
+    from_claude = [r for file, ok in claude if ok for r in rules_layer.claude_rules(file)[0]]
+    rules = dataclasses.replace(rules, rules=(*rules.rules, *from_claude))
     hooks = rules_layer.hooks_in(layers)
     built = _build(rules_layer.without(raw), sources)
     return dataclasses.replace(

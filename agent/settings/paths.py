@@ -39,3 +39,8 @@ def user_config_file() -> Path:
 
 def user_themes_dir() -> Path:
     return config_dir() / "themes"
+
+
+def claude_settings(root: Path) -> Path:
+    """Claude Code's settings file under `root`: a repository, or the person's home."""
+    return root / ".claude" / "settings.json"

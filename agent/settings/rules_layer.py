@@ -10,12 +10,14 @@ trusted only).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from agent.errors import ConfigError
 from agent.hooks.config import Hook, hooks_of
-from agent.permissions import Effect, PermissionRules, Rule, RuleError, parse_rules
+from agent.permissions import Effect, PermissionRules, Rule, RuleError, parse_rule, parse_rules
 
 KEY = "permissions"
 HOOKS = "hooks"
@@ -62,3 +64,31 @@ def rules_of(layers: Iterable[tuple[str, dict[str, Any]]]) -> PermissionRules:
 def hooks_in(layers: Iterable[tuple[str, dict[str, Any]]]) -> tuple[Hook, ...]:
     """Every hook of every layer, in file order, with the file it came from."""
     return tuple(h for source, layer in layers for h in hooks_of(_table(layer, HOOKS), source))
+
+
+def claude_rules(path: Path) -> tuple[tuple[Rule, ...], list[str]]:
+    """The `permissions` lists of a Claude Code settings file as kiln's rules, and what is
+    left out: the rules for tools kiln has (Bash, Edit, Write, MultiEdit, mcp__...) count;
+    the others (Read, WebFetch...) are named, never an error: the file is Claude Code's."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, UnicodeDecodeError, ValueError):
+        return (), [f"{path} cannot be read as JSON; its permissions are left out."]
+    table = data.get("permissions") if isinstance(data, dict) else None
+    rules: list[Rule] = []
+    skipped: list[str] = []
+    for effect in Effect:
+        values = table.get(effect.value) if isinstance(table, dict) else None
+        for value in values if isinstance(values, list) else []:
+            text = f"{value}(*)" if isinstance(value, str) and value.isalpha() else value
+            try:
+                rules.append(parse_rule(text, effect, str(path)))
+            except RuleError:
+                skipped.append(str(value))
+    said = (
+        [f"{len(skipped)} rule(s) of {path} name tools kiln does not have and are left out: "
+         f"{', '.join(skipped[:4])}{' ...' if len(skipped) > 4 else ''}."]
+        if skipped
+        else []
+    )  # fmt: skip
+    return tuple(rules), said

@@ -165,3 +165,36 @@ def test_the_rule_an_always_implies_and_writing_it() -> None:
     assert tomllib.loads(user.read_text()) == {"permissions": {"ask": ["edit: docs/**"]}}
     with pytest.raises(Exception, match="KIND: PATTERN"):
         remember_rule("nonsense")
+
+
+def test_claude_codes_permission_lists_count_from_the_persons_file_and_a_trusted_repo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    mine = {"permissions": {"deny": ["Bash(git push:*)", "Read(./.env)"], "allow": ["Bash"]}}
+    (home / ".claude" / "settings.json").write_text(json.dumps(mine))
+    monkeypatch.setenv("HOME", str(home))
+    repo = tmp_path / "repo"
+    (repo / ".claude").mkdir(parents=True)
+    theirs = {"permissions": {"allow": ["Edit(src/**)"]}}
+    (repo / ".claude" / "settings.json").write_text(json.dumps(theirs))
+    rules = load_settings(repo, env={}).permissions.rules
+    assert [(r.effect, r.kind, r.pattern) for r in rules] == [
+        (Effect.ALLOW, "run", "*"), (Effect.DENY, "run", "git push*"),
+    ]  # fmt: skip
+    gate = ApprovalGate(
+        RecordingApprover(), Mode.FULL_AUTO, load_settings(repo, env={}).permissions
+    )
+    ruling = gate.rules.verdict(Action.COMMAND, "git push origin main")
+    assert ruling is not None and ruling.effect is Effect.DENY
+    trust.trust(repo)  # the repository's own list counts once it is trusted
+    kinds = {(r.kind, r.pattern) for r in load_settings(repo, env={}).permissions.rules}
+    assert ("edit", "src/**") in kinds
+    config_show(argparse.Namespace(repo=str(repo)))
+    out = capsys.readouterr().out
+    home_file = str(home / ".claude" / "settings.json")
+    assert "permissions.deny" in out and "'run: git push*'" in out and f"({home_file})" in out
+    assert "name tools kiln does not have and are left out: Read(./.env)." in out
