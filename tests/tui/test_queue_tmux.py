@@ -61,8 +61,11 @@ def test_the_queue_in_tmux_drops_a_commit_and_the_reflog_brings_it_back(
             tip = git(repo, "rev-parse", "HEAD").strip()
 
             tmux("send-keys", "-t", "kiln", "d")  # the cursor is on the newest: this session's
-            screen = tmux.wait_for(lambda s: "git reflog keeps" in s, "the drop")
-            rows = [line for line in screen.splitlines() if "files +" in line]
+            # The sentence and the redrawn list may reach the screen in separate frames.
+            screen = tmux.wait_for(
+                lambda s: "git reflog keeps" in s and len(_rows(s)) == 1, "the drop and the list"
+            )
+            rows = _rows(screen)
             assert len(rows) == 1 and "docs: add notes" in rows[0]
             assert "fix: make add() add" not in git(repo, "log", "--format=%s")
             assert (repo / "calc.py").read_text() != FIXED
@@ -73,3 +76,8 @@ def test_the_queue_in_tmux_drops_a_commit_and_the_reflog_brings_it_back(
     git(repo, "reset", "-q", "--hard", "main@{1}")
     assert git(repo, "log", "-1", "--format=%s").strip() == "fix: make add() add"
     assert (repo / "calc.py").read_text() == FIXED
+
+
+def _rows(screen: str) -> list[str]:
+    """The queue's commit rows on the screen."""
+    return [line for line in screen.splitlines() if "files +" in line]
