@@ -249,7 +249,7 @@ async def long_session(steps: int) -> None:
             took = time.perf_counter() - started
             done = [e for e in app.session.events if isinstance(e, Finished)][-1]
             after = rss_mb()
-            blocks = len(app.main.transcript.children)
+            blocks = len(app.main.transcript.mounted)
             await app.close_session()
     print(
         f"{done.steps} steps ({done.stop_reason.value}) in {took:.0f}s: RSS {after:.0f} MB after "

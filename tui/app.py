@@ -62,6 +62,7 @@ T = TypeVar("T")
 KEYS_HELP = [
     "Enter sends · Ctrl+J or Shift+Enter adds a line · Up/Down browse history",
     "Esc interrupts the current step · Shift+Tab cycles the mode · Ctrl+P command palette",
+    "Ctrl+F finds in the whole transcript (Enter again: the one before; Esc closes)",
     "Ctrl+C twice quits (the sandbox is removed)",
 ]
 
@@ -215,8 +216,7 @@ class KilnApp(App[int]):
                 self.settings = self.commands.settings = opened.settings
                 await self.main.transcript.note(f"Trusted {self.repo}'s {opened.trusted}.")
             side.set_sandbox(f"starting {self.settings.sandbox.backend}…")
-            for event in list(session.events):  # a resumed session's, drawn again
-                await self.show(event)
+            await self.main.replay(session.events)  # a resumed session's: its end first
             self.session = self.commands.session = session
             session.on_progress = lambda line: side.set_sandbox(f"setting up · {line[:60]}")
             await session.start()
@@ -385,7 +385,11 @@ class KilnApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Over a screen that Esc closes (a diff), Esc belongs to that screen.
-        return not (action == "interrupt" and getattr(self.screen, "ESCAPE_CLOSES", False))
+        # So does Esc in the transcript's find bar: it closes the bar.
+        closes = getattr(self.screen, "ESCAPE_CLOSES", False) or getattr(
+            self.screen, "finding", False
+        )
+        return not (action == "interrupt" and closes)
 
     def action_interrupt(self) -> None:
         if self.running and self.session is not None:
