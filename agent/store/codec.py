@@ -30,13 +30,20 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         return Notice(f"(stored event of unknown type {data.get('type')!r})")
     if cls is events.CandidatesTried and "how" not in data:
         data = {**data, "how": _how_of_old(data)}
-    hints = typing.get_type_hints(cls, vars(events))
-    kwargs = {
-        f.name: _convert(hints[f.name], data[f.name])
-        for f in dataclasses.fields(cls)
-        if f.name in data
-    }
+    kwargs = {name: _convert(hint, data[name]) for name, hint in _fields(cls) if name in data}
     return cls(**kwargs)  # type: ignore[return-value]  # every EventBase is in Event
+
+
+_FIELDS: dict[type[EventBase], tuple[tuple[str, Any], ...]] = {}
+
+
+def _fields(cls: type[EventBase]) -> tuple[tuple[str, Any], ...]:
+    """Each field's name and type, worked out once per class: a resumed session of 1,000
+    steps loads thousands of events, and type hints are slow to resolve."""
+    if cls not in _FIELDS:
+        hints = typing.get_type_hints(cls, vars(events))
+        _FIELDS[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+    return _FIELDS[cls]
 
 
 def _convert(hint: Any, value: Any) -> Any:
