@@ -37,7 +37,7 @@ OLD_LIST = (  # the list's query before the index: every row, in `updated` order
 def fill(path: Path, sessions: int, steps: int) -> str:
     """`sessions` short sessions and one of `steps` steps; returns the long one's id."""
     from agent.approval import Mode
-    from agent.events import Finished, SessionStarted, StopReason, TurnStarted, Usage
+    from agent.events import Finished, RunStatus, SessionStarted, StopReason, TurnStarted, Usage
     from agent.llm.base import Message
     from agent.llm.request import ModelRequest
     from agent.store.db import Store
@@ -55,7 +55,7 @@ def fill(path: Path, sessions: int, steps: int) -> str:
         sid = f"{n:08x}{os.urandom(2).hex()}"
         store.record(sid, SessionStarted(sid, f"/home/me/repo{n % 40}", f"task {n}", "m", Mode.ASK))
         store.record(sid, TurnStarted(1))
-        store.record(sid, Finished("done", StopReason.DONE, "ok", steps=3, tool_calls=4))
+        store.record(sid, Finished(RunStatus.DONE, StopReason.DONE, "ok", steps=3, tool_calls=4))
         store.save_state(
             sid, [*conversation, Message("user", f"session {n}")], diff if n % 3 else ""
         )
