@@ -57,6 +57,8 @@ if TYPE_CHECKING:
     from agent.settings.config import Settings
 
 QUIT_WINDOW_S = 2.0
+STORED_FIRST = 400  # a resumed session's last events drawn before the session loads
+PAINT_FIRST_S = 0.1  # then the session starts, once they are on screen
 HANG_UP_GRACE_S = 3.0  # after the terminal closed and the session is closed
 T = TypeVar("T")
 KEYS_HELP = [
@@ -115,6 +117,7 @@ class KilnApp(App[int]):
         self.closed = False
         self._last_ctrl_c = 0.0
         self._theme_ready = False
+        self._drawn_stored = 0  # how many of a resumed session's last events were drawn
         self.theme_problems: list[str] = []
         self.user_theme_names: list[str] = []
         # Chosen before the stylesheet is first parsed: switching later parses it all again.
@@ -159,8 +162,33 @@ class KilnApp(App[int]):
         gc.enable()
         for problem in [*self.theme_problems, *self.commands.custom.notes]:
             await self.main.transcript.note(problem, "warning")
-        if self.connect:
+        if self.connect and self.resume and await self._draw_stored(self.resume):
+            # Painted before the session's imports (which hold the loop for a few tenths
+            # of a second) and its read of the store: a frame is painted within one tick of
+            # its layout, and an after-refresh callback runs between the two.
+            self.set_timer(PAINT_FIRST_S, self.start_session)
+        elif self.connect:
             self.start_session()
+
+    async def _draw_stored(self, resume: str) -> bool:
+        """A resumed session's end drawn from the store first, before the session and its
+        imports load; a store that cannot be read is said once the session opens."""
+        from agent.store.codec import stored_events
+        from agent.store.db import Store
+
+        try:
+            store = Store()
+            try:
+                events = stored_events(store, resume, last=STORED_FIRST)
+            finally:
+                store.close()
+        except KilnError:
+            return False
+        if not events:
+            return False
+        await self.main.replay(events)
+        self._drawn_stored = len(events)
+        return True
 
     @property
     def main(self) -> MainScreen:
@@ -216,7 +244,15 @@ class KilnApp(App[int]):
                 self.settings = self.commands.settings = opened.settings
                 await self.main.transcript.note(f"Trusted {self.repo}'s {opened.trusted}.")
             side.set_sandbox(f"starting {self.settings.sandbox.backend}…")
-            await self.main.replay(session.events)  # a resumed session's: its end first
+            # A resumed session's: its last steps were drawn from the store (how it ended,
+            # first); the steps before them join the transcript above, as data.
+            drawn = self._drawn_stored
+            if drawn:
+                await self.main.transcript.replay_before(
+                    session.events[: len(session.events) - drawn]
+                )
+            else:
+                await self.main.replay(session.events)
             self.session = self.commands.session = session
             session.on_progress = lambda line: side.set_sandbox(f"setting up · {line[:60]}")
             await session.start()

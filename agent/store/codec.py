@@ -8,10 +8,13 @@ import enum
 import functools
 import types
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent import events
-from agent.events import CandidateKind, Event, EventBase, Notice, PlanStep, Usage
+from agent.events import CandidateKind, Event, EventBase, Notice, PlanStep, TurnStarted, Usage
+
+if TYPE_CHECKING:
+    from agent.store.db import Store
 
 
 @functools.cache
@@ -21,6 +24,21 @@ def _classes() -> dict[str, type[EventBase]]:
         if isinstance(value, type) and issubclass(value, EventBase) and value is not EventBase:
             found[value.__new__(value).kind] = value
     return found
+
+
+def stored_events(store: Store, session_id: str, last: int | None = None) -> list[Event] | None:
+    """A stored session's events (by id, unique prefix or "last"); None when none matches.
+    With `last`, only its last steps: at most that many events, from a step's start (no
+    tool call cut from its result). Light enough for a front end to draw how a resumed
+    session ended before the session loads."""
+    row = store.find(session_id)
+    if row is None:
+        return None
+    decoded = [event_from_dict(d) for d in store.events(row.id, last)]
+    if last is not None and len(decoded) >= last:
+        start = next((i for i, e in enumerate(decoded) if isinstance(e, TurnStarted)), 0)
+        decoded = decoded[start:]
+    return decoded
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:

@@ -424,9 +424,12 @@ class Store:
         return _row(*matches[0]) if len(matches) == 1 else None
 
     @_read
-    def events(self, session_id: str) -> list[dict[str, Any]]:
+    def events(self, session_id: str, last: int | None = None) -> list[dict[str, Any]]:
+        """The session's events in order; with `last`, only that many at its end."""
         rows = self.db.execute(
-            "SELECT data FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
+            "SELECT data FROM (SELECT seq, data FROM events WHERE session_id = ? "
+            "ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+            (session_id, -1 if last is None else last),
         ).fetchall()
         # Only an event that refers to a blob needs walking (most do not).
         return [

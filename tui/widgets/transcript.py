@@ -90,6 +90,22 @@ class Transcript(WindowedLog):
             self._replayed = None
         await self.extend(replayed)
 
+    async def replay_before(self, events: Iterable[Event]) -> None:
+        """The events before those replayed (a resumed session's tail was drawn first):
+        kept as entries above, never mounted until the person scrolls up to them."""
+        state = self._reply, self._calls, self._questions, self._changed
+        self._reply, self._calls, self._questions = None, {}, {}
+        self._replayed = []
+        try:
+            for event in events:
+                await self.show(event)
+            await self._end_reply()
+            earlier = self._replayed
+        finally:
+            self._replayed = None
+            self._reply, self._calls, self._questions, self._changed = state
+        await self.prepend(earlier)
+
     async def show(self, event: Event) -> None:
         """Render one event of the stream; each event it does not draw is named below."""
         match event:

@@ -23,6 +23,12 @@ from textual.widgets import Collapsible, Static
 from tui.widgets.entries import Entry, ToolEntry
 
 WINDOW = 100  # entries mounted at most
+# While the view follows new content, fewer: a screen and a margin. Every line a streamed
+# reply adds lays the mounted blocks out again, so the lag at step 1,000 is step 10's.
+FOLLOWING = 40
+# Mounted first of many entries at once (a resumed session): about a screen; the rest
+# as the person scrolls up (or at once, when these do not fill the view).
+FIRST = 15
 BATCH = 25  # entries mounted at once at an edge; a resumed session's last screen and more
 
 
@@ -75,10 +81,20 @@ class WindowedLog(VerticalScroll):
         if at_end and (self._following() or self.hi - self.lo < WINDOW):
             await self._mount(self.hi, self.hi + 1)
             self.hi += 1
-            if self.hi - self.lo > WINDOW and self._following():
-                await self._unmount(self.lo, self.hi - WINDOW)
-                self.lo = self.hi - WINDOW
+            if (
+                self.hi - self.lo > FOLLOWING
+                and self._following()
+                and self._tall_without(self.hi - FOLLOWING)
+            ):
+                await self._unmount(self.lo, self.hi - FOLLOWING)
+                self.lo = self.hi - FOLLOWING
         self._label()
+
+    def _tall_without(self, stop: int) -> bool:
+        """The mounted blocks from `stop` on still fill two screens (a tall terminal keeps
+        more than FOLLOWING blocks rather than show a short page)."""
+        gone = sum(e.widget.outer_size.height for e in self.entries[self.lo : stop] if e.widget)
+        return self.virtual_size.height - gone >= 2 * self.size.height
 
     async def extend(self, entries: Sequence[Entry]) -> None:
         """Many entries at once (a resumed session): only the last batch is mounted; the
@@ -92,12 +108,21 @@ class WindowedLog(VerticalScroll):
         at_end = self.hi == len(self.entries)
         self.entries.extend(entries)
         if at_end:
-            start = max(self.hi, len(self.entries) - BATCH)
+            start = max(self.hi, len(self.entries) - FIRST)
             await self._unmount(self.lo, self.hi)
             self.lo = start
             await self._mount(start, len(self.entries))
             self.hi = len(self.entries)
         self._label()
+
+    async def prepend(self, entries: Sequence[Entry]) -> None:
+        """Entries before all the others (a resumed session's start, read after its end):
+        data only; they mount as the person scrolls up."""
+        async with self._changing:
+            self.entries[:0] = entries
+            self.lo += len(entries)
+            self.hi += len(entries)
+            self._label()
 
     # --- mounting and unmounting ----------------------------------------------------
 
@@ -152,8 +177,12 @@ class WindowedLog(VerticalScroll):
     def _edge(self) -> str | None:
         """Which edge of the window the view is near and has more beyond it, if any."""
         rows = max(self.scrollable_content_region.height, 1)
-        if self.lo > 0 and self.scroll_y <= rows:
-            return "top"
+        if (
+            self.lo > 0
+            and self.scroll_y <= rows
+            and (not self._following() or not self.max_scroll_y)
+        ):
+            return "top"  # while following, only when the blocks do not fill the view
         if self.hi < len(self.entries) and self.scroll_y >= self.max_scroll_y - rows:
             return "bottom"
         return None
