@@ -4,6 +4,7 @@ fresh `kiln`, all in one run (see bench_tui.py's docstring for the targets)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import statistics
 import subprocess
@@ -97,6 +98,30 @@ def _long_reply(step: int) -> str:
     return "".join(parts)
 
 
+class GcPauses:
+    """The collector's full (generation 2) collections, and how long each held the loop."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._started)
+
+    def said(self) -> str:
+        if not self.pauses:
+            return "no full collections"
+        return (
+            f"{len(self.pauses)} full collections, longest {max(self.pauses) * 1000:.0f} ms, "
+            f"last {self.pauses[-1] * 1000:.0f} ms"
+        )
+
+
 class MarkerClock:
     """When each marker word reached the screen (as its event was delivered) and when a
     frame first painted it."""
@@ -127,6 +152,8 @@ async def _run_session(steps: int, backend: str, tmp: Path) -> tuple[str, Path, 
     from tests.tui.live import live_app
 
     clock = MarkerClock()
+    pauses = GcPauses()
+    gc.callbacks.append(pauses)
     with _server_process(_turns(steps), tmp) as server:
         repo = make_git_repo(tmp / "repo", REPO)  # its tests pass: the finish is taken
         app = live_app(repo, server, Mode.FULL_AUTO)  # type: ignore[arg-type]
@@ -168,11 +195,12 @@ async def _run_session(steps: int, backend: str, tmp: Path) -> tuple[str, Path, 
             mounted, entries = len(app.main.transcript.mounted), len(app.main.transcript.entries)
             after = rss_mb()
             await app.close_session()
+    gc.callbacks.remove(pauses)
     print(
         f"long session: {done.steps} steps ({done.stop_reason.value}) in {took:.0f}s on "
         f"{backend}; RSS after {after:.0f} MB (target <= 200 MB: "
         f"{'met' if after <= 200 else 'MISSED'}); {mounted} of {entries} transcript blocks "
-        f"mounted"
+        f"mounted; the collector: {pauses.said()}"
     )
     return session_id, repo, clock
 

@@ -38,7 +38,7 @@ from agent.commands import (
     parse,
 )
 from agent.errors import KilnError
-from agent.events import Event, Finished, StopReason
+from agent.events import Event, Finished, StopReason, TurnStarted
 from tui.approver import TuiApprover
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
@@ -335,6 +335,8 @@ class KilnApp(App[int]):
             await self.main.transcript.add_user(task)
             async for event in session.run(task):
                 self.main.deliver(event)  # as a message: the widgets draw it in order
+                if isinstance(event, TurnStarted):
+                    _freeze_survivors()
                 finished = event if isinstance(event, Finished) else finished
         except KilnError as exc:
             await self.main.drained()
@@ -472,6 +474,17 @@ class KilnApp(App[int]):
             await self.session.close()
         except KilnError as exc:
             self.notify(exc.message, severity="error")
+
+
+def _freeze_survivors() -> None:
+    """At each step, what the steps before left (events, entries, the conversation) moves
+    out of the collector's view, as the app's own objects did after the first frame. Once
+    frozen, the collector counts nothing as long-lived, so a full collection came every
+    few hundred milliseconds and walked every object made since: measured in a 30-step
+    session, 48 full collections of up to 190 ms, the streaming lag growing with the
+    steps. The young generations are collected first, so cycles that died young go."""
+    gc.collect(1)
+    gc.freeze()
 
 
 async def _in_thread(steps: Iterator[T]) -> AsyncIterator[T]:

@@ -25,7 +25,7 @@ from tui.widgets.entries import Entry, ToolEntry
 WINDOW = 100  # entries mounted at most
 # While the view follows new content, fewer: a screen and a margin. Every line a streamed
 # reply adds lays the mounted blocks out again, so the lag at step 1,000 is step 10's.
-FOLLOWING = 40
+FOLLOWING = 25
 # Mounted first of many entries at once (a resumed session): about a screen; the rest
 # as the person scrolls up (or at once, when these do not fill the view).
 FIRST = 15
@@ -81,20 +81,29 @@ class WindowedLog(VerticalScroll):
         if at_end and (self._following() or self.hi - self.lo < WINDOW):
             await self._mount(self.hi, self.hi + 1)
             self.hi += 1
-            if (
-                self.hi - self.lo > FOLLOWING
-                and self._following()
-                and self._tall_without(self.hi - FOLLOWING)
-            ):
-                await self._unmount(self.lo, self.hi - FOLLOWING)
-                self.lo = self.hi - FOLLOWING
+            if self.hi - self.lo > WINDOW:  # whatever the view: the far end goes
+                keep = FOLLOWING if self._following() else WINDOW
+                await self._unmount(self.lo, self.hi - keep)
+                self.lo = self.hi - keep
+            elif self.hi - self.lo > FOLLOWING and self._following():
+                stop = self._trim_point()
+                await self._unmount(self.lo, stop)
+                self.lo = stop
         self._label()
 
-    def _tall_without(self, stop: int) -> bool:
-        """The mounted blocks from `stop` on still fill two screens (a tall terminal keeps
-        more than FOLLOWING blocks rather than show a short page)."""
-        gone = sum(e.widget.outer_size.height for e in self.entries[self.lo : stop] if e.widget)
-        return self.virtual_size.height - gone >= 2 * self.size.height
+    def _trim_point(self) -> int:
+        """How far the top may be unmounted while following: down to FOLLOWING blocks, as
+        long as what stays fills a screen and a half (a tall terminal keeps more)."""
+        remaining = self.virtual_size.height
+        floor = self.size.height * 3 // 2
+        stop = self.lo
+        for entry in self.entries[self.lo : self.hi - FOLLOWING]:
+            height = entry.widget.outer_size.height if entry.widget is not None else 0
+            if remaining - height < floor:
+                break
+            remaining -= height
+            stop += 1
+        return stop
 
     async def extend(self, entries: Sequence[Entry]) -> None:
         """Many entries at once (a resumed session): only the last batch is mounted; the
