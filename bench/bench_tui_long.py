@@ -187,8 +187,13 @@ async def _run_session(steps: int, backend: str, tmp: Path) -> tuple[str, Path, 
             app.main.deliver = timed_deliver  # type: ignore[method-assign]
             started = time.perf_counter()
             app.run_task("go")
+            shown = 0
             while not any(isinstance(e, Finished) for e in app.session.events) or app.running:
                 await pilot.pause(0.5)
+                step = app.meter_state.steps
+                if step >= shown + 100:
+                    shown = step - step % 100
+                    print(f"  … step {step} after {time.perf_counter() - started:.0f}s", flush=True)
             took = time.perf_counter() - started
             done = [e for e in app.session.events if isinstance(e, Finished)][-1]
             session_id = app.session.session_id
