@@ -106,8 +106,8 @@ class WindowedLog(VerticalScroll):
         return stop
 
     async def extend(self, entries: Sequence[Entry]) -> None:
-        """Many entries at once (a resumed session): only the last batch is mounted; the
-        rest mounts as the person scrolls up."""
+        """Many entries at once (a resumed session): only the last FIRST are mounted,
+        about a screen; the rest mounts as the person scrolls up."""
         if not entries:
             return
         async with self._changing:
