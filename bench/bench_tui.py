@@ -7,8 +7,17 @@
    token count, and the memory it took.
 3. Memory after a scripted 500-step session: a real Session (scripted model server on
    127.0.0.1, Docker sandbox, full-auto) driven through the headless app. Target < 300 MB.
+4. `--long`: a scripted 1,000-step session through the real app (streamed replies, a file
+   written each step so the diff changes, the tests run every tenth step), then:
+   - streaming lag at step 10 against step 1,000: the same long reply streamed at each,
+     from the event reaching the screen to the frame that paints it (p95 within 1.2x of
+     step 10's, and < 50 ms);
+   - memory after the 1,000 steps (target <= 200 MB) and in the resumed app;
+   - `kiln --resume ID` of it: from process start until its last steps and summary are
+     painted, against a fresh `kiln` until its prompt is painted, each a fresh interpreter
+     in the same run, median of several (target <= 1.5x, and <= 1 s).
 
-Run: .venv/bin/python bench/bench_tui.py [--quick]
+Run: .venv/bin/python bench/bench_tui.py [--quick] [--long [--steps N] [--backend B]]
 """
 
 from __future__ import annotations
@@ -249,7 +258,7 @@ async def long_session(steps: int) -> None:
             took = time.perf_counter() - started
             done = [e for e in app.session.events if isinstance(e, Finished)][-1]
             after = rss_mb()
-            blocks = len(app.main.transcript.children)
+            blocks = len(app.main.transcript.mounted)
             await app.close_session()
     print(
         f"{done.steps} steps ({done.stop_reason.value}) in {took:.0f}s: RSS {after:.0f} MB after "
@@ -282,7 +291,15 @@ def _server_process(turns: list[dict[str, object]], tmp: Path) -> Iterator[_Serv
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="shorter runs for a smoke check")
+    parser.add_argument("--long", action="store_true", help="only the 1,000-step session")
+    parser.add_argument("--steps", type=int, default=1000, help="the long session's steps")
+    parser.add_argument("--backend", default="docker", help="the long session's sandbox")
     args = parser.parse_args()
+    if args.long:
+        from bench.bench_tui_long import long_mode
+
+        asyncio.run(long_mode(args.steps, args.backend, runs=3 if args.quick else 5))
+        return
     runs = 3 if args.quick else 7
     bare = first_frame("bare", runs)
     kiln = first_frame("kiln", runs)

@@ -92,12 +92,34 @@ CREATE TABLE IF NOT EXISTS stops (
 BLOB_MIN_CHARS = 2048
 BLOB_KEY = "$blob"
 NOT_APPLIED = "Not applied: "  # the notice a front end records when an apply is refused
+# `kiln sessions list` reads only this index, in its order: never the table's rows, whose
+# conversation and diff (megabytes in a long session) lie before the columns added later,
+# so reading those walks the big ones' overflow pages. Made on open, an old store too.
+LIST_COLUMNS = (
+    "id, created, repo, model, mode, title, status, stop_reason, steps, run_steps, cost_usd, "
+    "uncached, cached, cache_write, output, landing, has_diff, pid"
+)
+LIST_INDEX = (
+    f"CREATE INDEX IF NOT EXISTS sessions_listed ON sessions (updated DESC, {LIST_COLUMNS})"
+)
+LISTED = (
+    "SELECT id, created, updated, repo, model, mode, title, COALESCE(status, ''), "
+    "COALESCE(stop_reason, ''), steps + COALESCE(run_steps, 0), cost_usd, "
+    "uncached + cached + cache_write + output, "
+    "COALESCE(landing, CASE WHEN status = 'done' AND has_diff THEN 'not applied' ELSE '' END), "
+    "pid FROM sessions"
+)
 # Columns added since the first schema, by table; older databases get them on open.
 # A request's cost_usd is its own (NULL: the price was unknown); rows from before `model`
 # existed hold the session's running total there instead.
 ADDED_COLUMNS = {
     # landing: what became of the last run's diff: applied | refused | not applied
-    "sessions": {"pid": "INTEGER", "run_steps": "INTEGER DEFAULT 0", "landing": "TEXT"},
+    "sessions": {
+        "pid": "INTEGER",
+        "run_steps": "INTEGER DEFAULT 0",
+        "landing": "TEXT",
+        "has_diff": "INTEGER DEFAULT 0",  # diff != '', so the list need not read the diff
+    },
     "requests": {
         "step": "INTEGER",
         "role": "TEXT",
@@ -178,6 +200,9 @@ class Store:
                 for name, kind in columns.items():
                     if name not in have:
                         db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+                        if name == "has_diff":  # once, for the sessions stored before it
+                            db.execute("UPDATE sessions SET has_diff = (diff != '')")
+            db.execute(LIST_INDEX)
             # A read-only file opens and reads fine; its first write would fail mid-run.
             if not os.access(self.path, os.W_OK):
                 raise PermissionError(f"{self.path.name} is read-only")
@@ -367,8 +392,9 @@ class Store:
         packed = self._pack([_message_dict(m) for m in messages], writes)
         writes.append(
             (
-                "UPDATE sessions SET messages = ?, diff = ?, updated = ? WHERE id = ?",
-                (packed, diff, time.time(), session_id),
+                "UPDATE sessions SET messages = ?, diff = ?, has_diff = ?, updated = ? "
+                "WHERE id = ?",
+                (packed, diff, bool(diff), time.time(), session_id),
             )
         )
         self._writes.add(writes)
@@ -377,31 +403,39 @@ class Store:
 
     @_read
     def sessions(self, limit: int = 50) -> list[SessionRow]:
+        """The most recently updated first, from the list's index alone."""
         rows = self.db.execute(
-            "SELECT id, created, updated, repo, model, mode, title, COALESCE(status, ''), "
-            "COALESCE(stop_reason, ''), steps + COALESCE(run_steps, 0), cost_usd, "
-            "uncached + cached + cache_write + output, "
-            "COALESCE(landing, CASE WHEN status = 'done' AND diff != '' "
-            "THEN 'not applied' ELSE '' END), pid "
-            "FROM sessions ORDER BY updated DESC LIMIT ?",
-            (limit,),
+            f"{LISTED} INDEXED BY sessions_listed ORDER BY updated DESC LIMIT ?", (limit,)
         ).fetchall()
         return [_row(*row) for row in rows]
 
+    @_read
     def find(self, session_id: str) -> SessionRow | None:
         """By id, unique id prefix, or "last" for the most recently updated session."""
         if session_id == "last":
-            rows = self.sessions(1)
-            return rows[0] if rows else None
-        matches = [row for row in self.sessions(10_000) if row.id.startswith(session_id)]
-        return matches[0] if len(matches) == 1 else None
+            newest = self.sessions(1)
+            return newest[0] if newest else None
+        if not session_id:
+            return None
+        # The ids that start with it, as a range of the primary key: two rows at most.
+        matches = self.db.execute(
+            f"{LISTED} WHERE id >= ? AND id < ? LIMIT 2", (session_id, session_id + "\U0010ffff")
+        ).fetchall()
+        return _row(*matches[0]) if len(matches) == 1 else None
 
     @_read
-    def events(self, session_id: str) -> list[dict[str, Any]]:
+    def events(self, session_id: str, last: int | None = None) -> list[dict[str, Any]]:
+        """The session's events in order; with `last`, only that many at its end."""
         rows = self.db.execute(
-            "SELECT data FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
+            "SELECT data FROM (SELECT seq, data FROM events WHERE session_id = ? "
+            "ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+            (session_id, -1 if last is None else last),
         ).fetchall()
-        return [self._unpack(json.loads(data)) for (data,) in rows]
+        # Only an event that refers to a blob needs walking (most do not).
+        return [
+            self._unpack(json.loads(data)) if BLOB_KEY in data else json.loads(data)
+            for (data,) in rows
+        ]
 
     @_read
     def requests(self, session_id: str) -> list[dict[str, Any]]:

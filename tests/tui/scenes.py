@@ -7,6 +7,7 @@ from pathlib import Path
 from agent.approval import Mode
 from agent.events import (
     AssistantMessage,
+    Event,
     FilesChanged,
     Finished,
     Notice,
@@ -15,6 +16,7 @@ from agent.events import (
     PlanStatus,
     PlanStep,
     PlanUpdated,
+    SessionStarted,
     StopReason,
     TestsRan,
     TextDelta,
@@ -89,3 +91,35 @@ def offline_settings(budget: float = 0.05) -> Settings:
 def offline_app(budget: float = 0.05, mode: Mode = Mode.ASK) -> KilnApp:
     """The app drawing events without a session (no sandbox, no model, no clock)."""
     return KilnApp(offline_settings(budget), Path("/repo"), mode, connect=False)
+
+
+def long_session(steps: int, session_id: str = "long", repo: str = "/repo") -> list[Event]:
+    """A recorded session of `steps` steps, each a reply, a command, an edit and a test
+    digest, ending in a summary: what a day-long session leaves in the store."""
+    events: list[Event] = [
+        SessionStarted(session_id, repo, "keep going", "scripted-model", Mode.FULL_AUTO)
+    ]
+    for step in range(1, steps + 1):
+        reply = f"Step {step}: checking the parser, marker w{step}x.\n\n- then the tests\n"
+        events += [
+            TurnStarted(step),
+            TextDelta(reply),
+            AssistantMessage(reply),
+            ToolCallStarted(f"r{step}", "run", {"command": f"grep -n token{step} parser.py"}),
+            ToolCallFinished(f"r{step}", "run", True, f"{step}: token{step} = {step}\n" * 3, 0.1),
+            ToolCallStarted(f"e{step}", "edit_file", {"path": "parser.py", "old": "a", "new": "b"}),
+            ToolCallFinished(f"e{step}", "edit_file", True, f"edited parser.py ({step})", 0.1),
+            TestsRan("python -m pytest -q", step, 1, 0, 1, (f"test_p.py::t{step}",)),
+            FilesChanged(("parser.py",)),
+        ]
+    events.append(
+        Finished(
+            "done",
+            StopReason.DONE,
+            f"All {steps} steps done: the parser is fixed.",
+            steps=steps,
+            tool_calls=2 * steps,
+            duration_s=60.0,
+        )
+    )
+    return events

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
@@ -20,6 +23,11 @@ from tui.widgets.meter import Meter
 from tui.widgets.prompt import PromptInput
 from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import Transcript
+
+if TYPE_CHECKING:
+    from textual.widgets import Input
+
+    from tui.widgets.find_bar import FindBar
 
 DRAIN_TIMEOUT_S = 10.0
 
@@ -45,10 +53,13 @@ class MainScreen(Screen[None]):
     so a change repaints on the next frame (Textual coalesces refreshes to the frame rate)
     and an unchanged value repaints nothing: no timer batches the meter."""
 
+    BINDINGS = [Binding("ctrl+f", "find", "find", show=False)]
+
     def __init__(self, meter_state: MeterState, history: PromptHistory) -> None:
         super().__init__()
         self.meter_state = meter_state
         self.history = history
+        self._found_at: int | None = None  # the entry the last search found
 
     def compose(self) -> ComposeResult:
         yield Meter(self.meter_state, id="meter")
@@ -103,6 +114,61 @@ class MainScreen(Screen[None]):
         if isinstance(event, PhaseChanged | PlanUpdated | FilesChanged):
             self.side.show(event)
         await self.transcript.show(event)
+
+    async def replay(self, events: Sequence[Event]) -> None:
+        """A stored session's events: the meter and side panel folded to where it ended,
+        the transcript's last screen drawn first."""
+        for event in events:
+            self.meter_state.apply(event)
+        for kind in (PhaseChanged, PlanUpdated, FilesChanged):  # the last of each is shown
+            last = next((e for e in reversed(events) if isinstance(e, kind)), None)
+            if last is not None:
+                self.side.show(last)
+        self.redraw_meter_now()
+        await self.transcript.replay(events)
+
+    # --- finding in the transcript ---------------------------------------------------
+
+    @property
+    def finding(self) -> bool:
+        """The find bar is open (Esc closes it rather than interrupting)."""
+        return bool(self.query("#find")) and self.query_one("#find").display
+
+    async def action_find(self) -> None:
+        from tui.widgets.find_bar import FindBar  # the first search loads it
+
+        if not self.query("#find"):
+            await self.mount(FindBar(), before=self.query_one("#completions"))
+        find = self.query_one("#find", FindBar)
+        find.display = True
+        find.focus()
+
+    def on_find_bar_closed(self, message: FindBar.Closed) -> None:
+        self._found_at = None
+        self.prompt.focus()
+
+    def on_input_changed(self, message: Input.Changed) -> None:
+        if message.input.id == "find":
+            self._found_at = None  # a new query starts from the end again
+
+    async def on_input_submitted(self, message: Input.Submitted) -> None:
+        if message.input.id != "find" or not message.value.strip():
+            return
+        message.stop()
+        await self.find(message.value)
+
+    async def find(self, query: str) -> int | None:
+        """Show the block before the last one found (from the end at first) that holds
+        `query`, mounted or not; a tool call it names is opened."""
+        index = self.transcript.find(query, before=self._found_at)
+        if index is None:
+            self.notify(
+                f"No {'earlier ' if self._found_at is not None else ''}block holds {query!r}."
+            )
+            return None
+        self._found_at = index
+        await self.transcript.reveal(index, expand=True)
+        return index
 
     def redraw_meter_now(self) -> None:
         """Take a fresh reading of the meter state (after a change made outside `show`)."""

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, assert_never
-
-from textual.containers import VerticalScroll
-from textual.widget import Widget
+from collections.abc import Iterable
+from typing import assert_never
 
 from agent.events import (
     ActionDenied,
@@ -39,82 +37,99 @@ from agent.events import (
 )
 from agent.present import candidates_line, compacted_line, denied_line, hook_line, shape_line
 from tui.formatting import APPLY_HINT
-from tui.widgets.blocks import (
-    FinishedLine,
-    NoticeLine,
-    TestRunBlock,
-    ToolCallBlock,
-    UserPrompt,
+from tui.widgets.entries import (
+    Entry,
+    FinishedEntry,
+    NoticeEntry,
+    ReplyEntry,
+    TestsEntry,
+    ToolEntry,
+    UserEntry,
 )
-
-if TYPE_CHECKING:
-    from tui.widgets.reply import AssistantReply
-
-# Blocks kept mounted: older ones leave the screen (they stay in the session's events and
-# store) so a day-long session does not grow the app's memory without bound.
-MAX_BLOCKS = 300
+from tui.widgets.window import WindowedLog
 
 VERDICTS = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
 
 
-def _reply(text: str = "") -> AssistantReply:
-    # Markdown (and markdown-it) load with the first reply, not before the first frame.
-    from tui.widgets.reply import AssistantReply
-
-    return AssistantReply(text)
-
-
-class Transcript(VerticalScroll):
-    """Stays pinned to the bottom while new content arrives, unless the person scrolls up."""
+class Transcript(WindowedLog):
+    """Each event of the stream as an entry; only the entries near the view are widgets
+    (`window.py`), so a day-long session costs its data, not its widgets."""
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._reply: AssistantReply | None = None
-        self._calls: dict[str, ToolCallBlock] = {}
+        super().__init__(**kwargs)
+        self._reply: ReplyEntry | None = None
+        self._calls: dict[str, ToolEntry] = {}
         self._questions: dict[str, str] = {}  # approval request id -> its summary
         self._changed: tuple[str, ...] = ()  # the sandbox's changed paths, from FilesChanged
+        self._replayed: list[Entry] | None = None  # set while replay() collects entries
 
-    def on_mount(self) -> None:
-        self.anchor()
-
-    async def mount_block(self, block: Widget) -> None:
-        await self.mount(block)
-        excess = len(self.children) - MAX_BLOCKS
-        if excess > 0:
-            await self.remove_children(list(self.children[:excess]))
+    async def add(self, entry: Entry) -> None:
+        if self._replayed is not None:
+            self._replayed.append(entry)
+        else:
+            await self.append(entry)
 
     async def add_user(self, text: str) -> None:
         await self._end_reply()
-        await self.mount_block(UserPrompt(text))
+        await self.add(UserEntry(text))
 
     async def note(self, message: str, level: str = "info") -> None:
         await self._end_reply()
-        await self.mount_block(NoticeLine(message, level))
+        await self.add(NoticeEntry(message, level))
+
+    async def replay(self, events: Iterable[Event]) -> None:
+        """A stored session's events: all kept as entries, only the last screen mounted
+        (the rest as the person scrolls up)."""
+        self._replayed = []
+        try:
+            for event in events:
+                await self.show(event)
+            await self._end_reply()
+            replayed = self._replayed
+        finally:
+            self._replayed = None
+        await self.extend(replayed)
+
+    async def replay_before(self, events: Iterable[Event]) -> None:
+        """The events before those replayed (a resumed session's tail was drawn first):
+        kept as entries above, never mounted until the person scrolls up to them."""
+        state = self._reply, self._calls, self._questions, self._changed
+        self._reply, self._calls, self._questions = None, {}, {}
+        self._replayed = []
+        try:
+            for event in events:
+                await self.show(event)
+            await self._end_reply()
+            earlier = self._replayed
+        finally:
+            self._replayed = None
+            self._reply, self._calls, self._questions, self._changed = state
+        await self.prepend(earlier)
 
     async def show(self, event: Event) -> None:
         """Render one event of the stream; each event it does not draw is named below."""
         match event:
             case TextDelta():
                 if self._reply is None:
-                    self._reply = _reply()
-                    await self.mount_block(self._reply)
+                    self._reply = ReplyEntry()
+                    await self.add(self._reply)
                 await self._reply.write(event.text)
             case AssistantMessage():
                 if self._reply is None and event.text.strip():
-                    await self.mount_block(_reply(event.text))  # replayed, or never streamed
+                    await self.add(ReplyEntry(event.text))  # replayed, or never streamed
                 await self._end_reply()
             case ToolCallStarted():
                 await self._end_reply()
-                block = ToolCallBlock(event)
-                self._calls[event.call_id] = block
-                await self.mount_block(block)
+                call = ToolEntry(event)
+                self._calls[event.call_id] = call
+                await self.add(call)
             case ToolCallFinished():
-                block_or_none = self._calls.pop(event.call_id, None)
-                if block_or_none is not None:
-                    block_or_none.finish(event)
+                call_or_none = self._calls.pop(event.call_id, None)
+                if call_or_none is not None:
+                    call_or_none.finish(event)
             case TestsRan():
                 await self._end_reply()
-                await self.mount_block(TestRunBlock(event))
+                await self.add(TestsEntry(event))
             case ApprovalRequested():
                 self._questions[event.request_id] = event.summary
             case ApprovalResolved():
@@ -140,9 +155,9 @@ class Transcript(VerticalScroll):
                 self._changed = event.paths
             case Finished():
                 await self._end_reply()
-                await self.mount_block(FinishedLine(event))
+                await self.add(FinishedEntry(event))
                 if self._changed:
-                    await self.mount_block(NoticeLine(APPLY_HINT.format(n=len(self._changed))))
+                    await self.add(NoticeEntry(APPLY_HINT.format(n=len(self._changed))))
             case (
                 SessionStarted() | PhaseChanged() | TurnStarted() | ReasoningDelta()
                 | PlanUpdated() | WindowUsed() | UsageUpdated() | Checkpointed()

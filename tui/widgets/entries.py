@@ -1,0 +1,134 @@
+"""The transcript's record as data: one entry per block, its widget built only while the
+block is near the viewport (`window.py`). An entry keeps what its widget would show, and
+what the person did to it (a tool call expanded), so a block rebuilt later is the same."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from textual.widget import Widget
+
+from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
+from tui.formatting import call_head, finished_summary, tests_summary
+from tui.widgets.blocks import FinishedLine, NoticeLine, TestRunBlock, ToolCallBlock, UserPrompt
+
+if TYPE_CHECKING:
+    from tui.widgets.reply import AssistantReply
+
+
+class Entry:
+    """One block of the transcript; `widget` is set while it is mounted."""
+
+    def __init__(self) -> None:
+        self.widget: Widget | None = None
+
+    def build(self) -> Widget:
+        raise NotImplementedError
+
+    def text(self) -> str:
+        """What a search looks in."""
+        raise NotImplementedError
+
+
+class UserEntry(Entry):
+    def __init__(self, said: str) -> None:
+        super().__init__()
+        self.said = said
+
+    def build(self) -> Widget:
+        return UserPrompt(self.said)
+
+    def text(self) -> str:
+        return self.said
+
+
+class NoticeEntry(Entry):
+    def __init__(self, message: str, level: str = "info") -> None:
+        super().__init__()
+        self.message, self.level = message, level
+
+    def build(self) -> Widget:
+        return NoticeLine(self.message, self.level)
+
+    def text(self) -> str:
+        return self.message
+
+
+class ReplyEntry(Entry):
+    """A model reply: streamed into its widget while mounted, kept whole here either way."""
+
+    def __init__(self, said: str = "") -> None:
+        super().__init__()
+        self.said = said
+
+    def build(self) -> Widget:
+        # Markdown (and markdown-it) load with the first reply, not before the first frame.
+        from tui.widgets.reply import AssistantReply
+
+        return AssistantReply(self.said)
+
+    @property
+    def reply(self) -> AssistantReply | None:
+        return self.widget  # type: ignore[return-value]  # build() makes an AssistantReply
+
+    async def write(self, fragment: str) -> None:
+        self.said += fragment
+        if self.reply is not None:
+            await self.reply.write(fragment)
+
+    async def finish(self) -> None:
+        if self.reply is not None:
+            await self.reply.finish()
+
+    def text(self) -> str:
+        return self.said
+
+
+class ToolEntry(Entry):
+    def __init__(self, started: ToolCallStarted) -> None:
+        super().__init__()
+        self.started = started
+        self.done: ToolCallFinished | None = None
+        self.collapsed = True
+
+    def build(self) -> Widget:
+        block = ToolCallBlock(self.started, collapsed=self.collapsed)
+        if self.done is not None:
+            block.finish(self.done)
+        return block
+
+    def finish(self, done: ToolCallFinished) -> None:
+        self.done = done
+        if isinstance(self.widget, ToolCallBlock):
+            self.widget.finish(done)
+
+    def text(self) -> str:
+        arguments = json.dumps(self.started.arguments, ensure_ascii=False)
+        return "\n".join(
+            [call_head(self.started), arguments, self.done.output if self.done else ""]
+        )
+
+
+class TestsEntry(Entry):
+    def __init__(self, ran: TestsRan) -> None:
+        super().__init__()
+        self.ran = ran
+
+    def build(self) -> Widget:
+        return TestRunBlock(self.ran)
+
+    def text(self) -> str:
+        return tests_summary(self.ran)
+
+
+class FinishedEntry(Entry):
+    def __init__(self, done: Finished) -> None:
+        super().__init__()
+        self.done = done
+
+    def build(self) -> Widget:
+        return FinishedLine(self.done)
+
+    def text(self) -> str:
+        return f"{finished_summary(self.done)}\n{self.done.summary}"
