@@ -1,4 +1,4 @@
-"""Serve the local model: `python -m llama_cpp.server` on 127.0.0.1, detached, with logs.
+"""Serve the local model: llama-cpp-python's server on 127.0.0.1, detached, with logs.
 
 The server outlives the kiln process that started it, so the next run finds it warm (the
 model loaded, the prompt prefix still in its KV cache). Its pid, port and model are kept
@@ -28,7 +28,10 @@ from agent.local.common import LocalModelError, log_dir
 from agent.local.weights import model_path
 
 READY_TIMEOUT_S = 180.0
-RAM_CACHE_BYTES = 256 << 20  # as counted by llama-cpp-python: about 4 states, ~1.5 GB in RAM
+RAM_CACHE_BYTES = 256 << 20  # every byte the saved states hold (server_process.py)
+# What the server's command line names, so a recycled pid is never taken for it; the
+# second is how kiln before server_process.py started it.
+SERVER_MARKERS = (b"agent.local.server_process", b"llama_cpp.server")
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,7 @@ def stop_server(state: ServerState, grace_s: float = 10.0) -> None:
 def server_command(spec: ModelSpec, port: int) -> list[str]:
     threads = str(os.cpu_count() or 2)
     return [
-        sys.executable, "-m", "llama_cpp.server",
+        sys.executable, "-m", "agent.local.server_process",
         "--model", str(model_path(spec)),
         "--model_alias", spec.alias,
         "--host", "127.0.0.1",
@@ -109,15 +112,17 @@ def server_command(spec: ModelSpec, port: int) -> list[str]:
         "--n_threads", threads,
         "--n_threads_batch", threads,
         # The RAM prompt cache keeps KV states across requests, so a prompt that shares a
-        # prefix with an earlier one (every agent turn does) skips re-reading it. Its size
-        # counts only the KV part of a state, while each saved state also copies up to
-        # n_batch x vocab logits (512 x 151936 floats, 311 MB): 2 GB of "cache" held 18 GB.
-        # A few states are enough, since one session's turns reuse the live context anyway.
+        # prefix with an earlier one (every agent turn does) skips re-reading it. A few
+        # states are enough, since one session's turns reuse the live context anyway.
         "--cache", "true",
         "--cache_size", str(RAM_CACHE_BYTES),
         # The server's default keeps logits for every position (n_ctx x vocab floats, ~10 GB
         # at 16k) and copies them into each cached state: the process grew to 17 GB.
         "--logits_all", "false",
+        # llama.cpp repacks most weights into a layout of its own (CPU_REPACK, 600 MB)
+        # while the mapped file's pages it read them from stay resident too: 780 MB more
+        # for the same work. Read into memory, the model is held once.
+        "--use_mmap", "false",
         # Two kiln sessions (or `kiln batch`) share the server: by default a new request cuts
         # off the one running (it ends at once, empty); queue them instead.
         "--interrupt_requests", "false",
@@ -169,12 +174,12 @@ def _free_port() -> int:
 
 
 def _is_our_server(pid: int) -> bool:
-    """True if `pid` runs llama_cpp.server (a recycled pid must never be signalled)."""
+    """True if `pid` runs kiln's model server (a recycled pid must never be signalled)."""
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
-    if b"llama_cpp.server" not in cmdline:
+    if not any(marker in cmdline for marker in SERVER_MARKERS):
         return False
     with contextlib.suppress(OSError):
         if Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z"):
