@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 import functools
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from agent import tools
@@ -26,7 +26,7 @@ from agent.boundary import one_sentence
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
 from agent.custom.skills import Skills, with_skills
-from agent.errors import Busy, KilnError
+from agent.errors import KilnError
 from agent.events import (
     Checkpointed,
     Event,
@@ -48,12 +48,13 @@ from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.conversation import Conversation
 from agent.prompts.footprint import footprint_lines
 from agent.prompts.policy import FirstMessage, PromptPolicy, policy_for
-from agent.run.core import Emit, LoopDeps, Run
+from agent.run.core import LoopDeps, Run
 from agent.run.loop import drive
 from agent.run.room import make_room
 from agent.run.state import RunState
 from agent.session import startup
 from agent.session.baseline import TestCommand
+from agent.session.streams import EventStreams
 from agent.settings.config import Limits, McpServer, Settings
 from agent.store.db import Store
 from agent.tools.base import ExternalTools
@@ -90,6 +91,8 @@ class Session:
         self.events: list[Event] = []
         self.checkpoints: list[Checkpointed] = []
         self.last_run: RunState | None = None
+        self._streams = EventStreams(self._record)
+        self._emit = self._streams.emit
         self.gate = ApprovalGate(approver, mode, settings.permissions)
         self.tests = TestCommand(
             self.repo, settings, baseline_tests, lambda said: self.notice(said)
@@ -100,9 +103,6 @@ class Session:
         )
         self._restore_diff = ""  # a resumed session's workspace changes, re-applied at start
         self._deps: LoopDeps | None = None
-        self._sink: Emit | None = None  # the stream being read now, if any
-        self._unsent: list[Event] = []  # emitted while no stream was read: sent with the next
-        self._task: asyncio.Task[object] | None = None  # the work of the stream being read
         # Said while starting (the bubblewrap fallback): front ends show these after start().
         self.start_notes: list[str] = []
         self._stable = ""  # project rules, skills and the repo map, made at the start
@@ -163,7 +163,7 @@ class Session:
 
     @property
     def running(self) -> bool:
-        return self._task is not None and not self._task.done()
+        return self._streams.running
 
     @property
     def test_command(self) -> str:
@@ -223,7 +223,7 @@ class Session:
         self._hook_context = await session_started(self.hooks, self._emit)
         model = self.client.profile.model
         first = SessionStarted(self.session_id, str(self.repo), "", model, self.mode)
-        self._unsent.insert(0, dataclasses.replace(first, backend=self.backend))
+        self._streams.unsent.insert(0, dataclasses.replace(first, backend=self.backend))
 
     def _said_test_command(self, why: str) -> None:
         """The tests run with another command from now on: say so, to the model too."""
@@ -255,55 +255,17 @@ class Session:
 
     # --- the event streams ---------------------------------------------------------------
 
-    def _emit(self, event: Event) -> None:
-        """The one sink: every event is recorded and sent to the stream being read.
-
-        With no stream being read (a notice from the baseline run between requests) the
-        event waits for the next stream, and is recorded then.
-        """
-        if self._sink is None:
-            self._unsent.append(event)
-            return
+    def _record(self, event: Event) -> None:
+        """Each event as it goes out to the stream being read: kept, and stored."""
         if isinstance(event, Checkpointed):
             self.checkpoints.append(event)
         self.events.append(event)
         if self.store is not None:
             self.store.record(self.session_id, event)
-        self._sink(event)
 
     def notice(self, message: str, level: Level = Level.WARNING) -> None:
         """Tell the person something through the event stream (sent with the next event)."""
         self._emit(Notice(message, level))
-
-    async def _stream(self, work: Callable[[], Awaitable[object]]) -> AsyncIterator[Event]:
-        """Run `work` as one task; yield every event emitted meanwhile, in order."""
-        if self.running:
-            raise Busy()
-        queue: asyncio.Queue[Event] = asyncio.Queue()
-        unsent, self._unsent = self._unsent, []
-        self._sink = queue.put_nowait
-        for event in unsent:
-            self._emit(event)
-        task = self._task = asyncio.ensure_future(work())
-        try:
-            while True:
-                while not queue.empty():  # a burst of deltas goes out without waiting
-                    yield queue.get_nowait()
-                if task.done():
-                    break
-                getter = asyncio.ensure_future(queue.get())
-                await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
-                if getter.done():
-                    yield getter.result()
-                else:
-                    getter.cancel()  # the work ended; what it emitted last is in the queue
-            task.result()  # a bug inside surfaces here, not silently
-        finally:
-            self._sink = None
-            if not task.done():
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
 
     def _limits(self) -> Limits:
         """The settings' limits; without a configured wall clock, the policy's own (a small
@@ -324,7 +286,7 @@ class Session:
         async def work() -> None:
             await make_room(Run(deps, state, self._emit), force=True)
 
-        async for event in self._stream(work):
+        async for event in self._streams.stream(work):
             yield event
         if self.store is not None:
             self.store.save_state(self.session_id, self.conversation.history, deps.last_diff)
@@ -339,9 +301,9 @@ class Session:
         if clock_from is not None:
             state.started = min(state.started, clock_from)
         self.last_run = state
-        self._unsent = [  # the session's first request is its title
+        self._streams.unsent = [  # the session's first request is its title
             dataclasses.replace(e, task=task) if isinstance(e, SessionStarted) else e
-            for e in self._unsent
+            for e in self._streams.unsent
         ]
 
         async def work() -> None:
@@ -363,15 +325,14 @@ class Session:
             if not state.stop_hooks:  # ran at `finish` already, where they can object
                 await run_stopped(self.hooks, self._emit)
 
-        async for event in self._stream(work):
+        async for event in self._streams.stream(work):
             yield event
         if self.store is not None:
             self.store.save_state(self.session_id, self.conversation.history, deps.last_diff)
 
     def cancel(self) -> None:
         """Esc: interrupt the model request and any running command; the session goes on."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._streams.cancel()
 
     async def diff(self) -> str:
         assert self.sandbox is not None, "start() first"
@@ -391,7 +352,7 @@ class Session:
                 self._emit, self.sandbox, self._deps, commit,
             )  # fmt: skip
 
-        async for event in self._stream(work):
+        async for event in self._streams.stream(work):
             yield event
 
     async def commit(self) -> str:
