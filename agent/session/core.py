@@ -26,7 +26,6 @@ from agent.boundary import one_sentence
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
 from agent.custom.skills import Skills, with_skills
-from agent.errors import KilnError
 from agent.events import (
     Checkpointed,
     Event,
@@ -52,7 +51,7 @@ from agent.run.core import LoopDeps, Run
 from agent.run.loop import drive
 from agent.run.room import make_room
 from agent.run.state import RunState
-from agent.session import startup
+from agent.session import models, resume, startup
 from agent.session.baseline import TestCommand
 from agent.session.streams import EventStreams
 from agent.settings.config import Limits, McpServer, Settings
@@ -194,7 +193,7 @@ class Session:
     async def _start(self) -> None:
         self.start_notes.extend(startup.ignored_keys(self.settings))
         if self.client is None:
-            self.client = await startup.open_client(self.settings)
+            self.client = await models.open_client(self.settings)
         self.policy = policy_for(self.client.profile)
         parts = await startup.start_parts(
             self.repo, self.settings, self.session_id, self.policy, self.sandbox,
@@ -203,7 +202,7 @@ class Session:
         self.sandbox, self.mcp, self._stable = parts.sandbox, parts.mcp, parts.stable
         self.prefix_parts, self.skills = parts.parts, parts.skills
         if self._restore_diff:
-            await startup.reapply(self.sandbox, self._restore_diff)
+            await resume.reapply(self.sandbox, self._restore_diff)
         changed = "" if self._restore_diff else await self.tests.runnable(self.sandbox)
         if not self.conversation.history:
             self.conversation.system = self.policy.system_prompt(
@@ -385,10 +384,8 @@ class Session:
         `choice` names a profile (`[models.NAME]`) or, failing that, a model at the
         current server. The meter prices every later request at the new model's prices.
         """
-        from agent.settings.resolve import open_client
-
-        profile = await startup.profile_named(self.settings, self.profile, choice)
-        old, self.client = self.client, await open_client(profile)
+        profile, client = await models.chosen(self.settings, self.profile, choice)
+        old, self.client = self.client, client
         if self._deps is not None:
             self._deps.use_client(self.client, pricing_for(profile, self.settings))
         if old is not None:
@@ -433,24 +430,12 @@ class Session:
         mcp_servers: dict[str, McpServer] | None = None,
     ) -> Session:
         """Reopen a stored session (`--resume ID`, or "last"): conversation and workspace."""
-        from agent.store.codec import event_from_dict
-
         store = store or Store()
-        row = store.find(session_id)
-        if row is None:
-            raise KilnError(f"There is no stored session {session_id!r}; see `kiln sessions list`.")
-        session = cls(
-            settings,
-            Path(row.repo),
-            approver,
-            mode or Mode(row.mode or "ask"),
-            session_id=row.id,
-            client=client,
-            store=store,
-            mcp_servers=mcp_servers,
-        )
-        history, diff = store.state(row.id)
-        session.conversation.history = history
-        session._restore_diff = diff
-        session.events = [event_from_dict(d) for d in store.events(row.id)]
+        saved = resume.stored(store, session_id)
+        row = saved.row
+        mode = mode or Mode(row.mode or "ask")
+        session = cls(settings, Path(row.repo), approver, mode, session_id=row.id,
+                      client=client, store=store, mcp_servers=mcp_servers)  # fmt: skip
+        session.conversation.history, session.events = saved.history, saved.events
+        session._restore_diff = saved.diff
         return session
