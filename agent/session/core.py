@@ -97,15 +97,13 @@ class Session:
             self.repo, settings, baseline_tests, lambda said: self.notice(said)
         )
         self.policy = PromptPolicy()  # chosen for the model once start() knows it
-        self.conversation = Conversation(
-            self.policy.system_prompt(self.repo.name, self.tests.command)
-        )
+        self._stable = ""  # project rules, skills and the repo map, made at the start
+        self.prefix_parts: dict[str, str] = {}  # the same, by part (/context)
+        self.conversation = Conversation(self._system_prompt())
         self._restore_diff = ""  # a resumed session's workspace changes, re-applied at start
         self._deps: LoopDeps | None = None
         # Said while starting (the bubblewrap fallback): front ends show these after start().
         self.start_notes: list[str] = []
-        self._stable = ""  # project rules, skills and the repo map, made at the start
-        self.prefix_parts: dict[str, str] = {}  # the same, by part (/context)
         self.skills = Skills()  # their metadata is in the prefix; read_skill reads the rest
         # Each line a long sandbox start prints (the repository's setup), for the front end.
         self.on_progress: Callable[[str], None] | None = None
@@ -205,9 +203,7 @@ class Session:
             await resume.reapply(self.sandbox, self._restore_diff)
         changed = "" if self._restore_diff else await self.tests.runnable(self.sandbox)
         if not self.conversation.history:
-            self.conversation.system = self.policy.system_prompt(
-                self.repo.name, self.tests.command, self._stable
-            )
+            self.conversation.system = self._system_prompt()
         if self.store is None:
             self.store = Store()
         self._deps = await startup.loop_deps(
@@ -224,29 +220,16 @@ class Session:
         first = SessionStarted(self.session_id, str(self.repo), "", model, self.mode)
         self._streams.unsent.insert(0, dataclasses.replace(first, backend=self.backend))
 
+    def _system_prompt(self) -> str:
+        return self.policy.system_prompt(self.repo.name, self.tests.command, self._stable)
+
     def _said_test_command(self, why: str) -> None:
         """The tests run with another command from now on: say so, to the model too."""
         if self.conversation.history:
             self.conversation.add_feedback(f"[kiln] {why}")
         else:  # nothing sent yet: the system prompt itself names the command
-            self.conversation.system = self.policy.system_prompt(
-                self.repo.name, self.tests.command, self._stable
-            )
+            self.conversation.system = self._system_prompt()
         self.notice(why, Level.INFO)
-
-    async def _test_command_from(self, task: str) -> None:
-        """The person's task names a test command: unless the settings name one, that is
-        the one to run, the baseline included."""
-        named = self.tests.named_in(task)
-        if not named:
-            return
-        assert self._deps is not None
-        await self.tests.stop_baseline()
-        self.tests.command = named
-        self._deps.use_test_command(named)
-        self._said_test_command(f"The task names the test command `{named}`; kiln uses it.")
-        if not self._restore_diff:
-            self.tests.start_baseline(self._deps.tool_context)
 
     async def wait_baseline(self) -> None:
         """Edits wait until the baseline test run has seen the untouched workspace."""
@@ -312,7 +295,9 @@ class Session:
             first = FirstMessage(task)
             self.conversation.instructions.append(task)  # compaction keeps it word for word
             if not self.conversation.history:
-                await self._test_command_from(task)
+                said = await self.tests.use_named(task, deps, not self._restore_diff)
+                if said:
+                    self._said_test_command(said)
                 sandbox = deps.tool_context.sandbox
                 first = await self.policy.first_message(
                     task, self.tests.digest, sandbox, deps.tool_context.repo_index
