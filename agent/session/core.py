@@ -36,13 +36,7 @@ from agent.events import (
     Usage,
 )
 from agent.hooks.load import open_hooks
-from agent.hooks.points import (
-    commit_allowed,
-    prompt_submitted,
-    run_stopped,
-    session_started,
-    with_hook_context,
-)
+from agent.hooks.points import prompt_submitted, run_stopped, session_started, with_hook_context
 from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.conversation import Conversation
 from agent.prompts.footprint import footprint_lines
@@ -61,7 +55,7 @@ from agent.tools.gate import ApprovalGate
 from agent.tools.testdigest import (
     TestDigest,
 )
-from agent.vcs.landing import land, undo_applied, undo_step
+from agent.vcs.landing import commit_applied, land, provenance, undo_applied, undo_step
 from sandbox.base import Sandbox
 
 
@@ -341,17 +335,13 @@ class Session:
 
     async def commit(self) -> str:
         """Commit the change set this session applied last (/commit, `[git] commit`)."""
-        from agent.vcs.landing import commit_applied, provenance
-
-        who = provenance(
-            self.session_id, self.profile.model if self.client else "", self.usage,
-            self.cost_usd, self.tests_after,
-        )  # fmt: skip
+        model = self.profile.model if self.client else ""
+        who = provenance(self.session_id, model, self.usage, self.cost_usd, self.tests_after)
         run = Run(self._deps, RunState(self.settings.limits), self._emit) if self._deps else None
         task = self.conversation.instructions[-1] if self.conversation.instructions else ""
-        await commit_allowed(self.hooks, self.repo, self._emit)
-        with one_sentence():
-            return await commit_applied(self.repo, self.settings, run, task, who)
+        return await commit_applied(
+            self.repo, self.settings, self.hooks, self._emit, run, task, who
+        )
 
     async def undo_applied(self) -> str | None:
         """Take the change set this session applied last out of the working tree (or off
