@@ -8,167 +8,40 @@ follow-up with the conversation kept; `cancel()` interrupts the current request 
 The Session is the one error boundary: whatever the person can cause (no engine, no
 image, model server down, bad config, an apply conflict) leaves its methods as a
 KilnError carrying one sentence, and inside a run as a Finished event with its reason.
+
+What it holds and what front ends read of it (meters, mode, tests) are in `parts.py`; the
+event streams' plumbing in `streams.py`; start-up in `startup.py` and `models.py`; the test
+command in `baseline.py`; a resume in `resume.py`; apply, commit and undo in vcs/landing.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import functools
-import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
-from agent import tools
 from agent.approval import Approver, Mode
 from agent.boundary import one_sentence
-from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
-from agent.custom.skills import Skills, with_skills
-from agent.events import (
-    Checkpointed,
-    Event,
-    Finished,
-    Level,
-    Notice,
-    SessionStarted,
-    Usage,
-)
-from agent.hooks.load import open_hooks
+from agent.custom.skills import with_skills
+from agent.events import Event, Level, SessionStarted
 from agent.hooks.points import prompt_submitted, run_stopped, session_started, with_hook_context
 from agent.llm.base import ModelClient, ModelProfile
-from agent.prompts.conversation import Conversation
-from agent.prompts.footprint import footprint_lines
-from agent.prompts.policy import FirstMessage, PromptPolicy, policy_for
-from agent.run.core import LoopDeps, Run
+from agent.prompts.policy import FirstMessage, policy_for
+from agent.run.core import Run
 from agent.run.loop import drive
 from agent.run.room import make_room
 from agent.run.state import RunState
 from agent.session import models, resume, startup
-from agent.session.baseline import TestCommand
-from agent.session.streams import EventStreams
+from agent.session.parts import SessionParts
 from agent.settings.config import Limits, McpServer, Settings
 from agent.store.db import Store
-from agent.tools.base import ExternalTools
-from agent.tools.gate import ApprovalGate
-from agent.tools.testdigest import (
-    TestDigest,
-)
 from agent.vcs.landing import commit_applied, land, provenance, undo_applied, undo_step
-from sandbox.base import Sandbox
 
 
-class Session:
-    def __init__(
-        self,
-        settings: Settings,
-        repo: Path,
-        approver: Approver,
-        mode: Mode,
-        *,
-        session_id: str | None = None,
-        client: ModelClient | None = None,
-        sandbox: Sandbox | None = None,
-        store: Store | None = None,
-        baseline_tests: bool = True,
-        mcp_servers: dict[str, McpServer] | None = None,
-    ) -> None:
-        self.settings = settings
-        self.repo = Path(repo).resolve()
-        self.approver = approver
-        self.session_id = session_id or uuid.uuid4().hex[:12]
-        self.client = client
-        self.sandbox = sandbox
-        self.store = store
-        self.events: list[Event] = []
-        self.checkpoints: list[Checkpointed] = []
-        self.last_run: RunState | None = None
-        self._streams = EventStreams(self._record)
-        self._emit = self._streams.emit
-        self.gate = ApprovalGate(approver, mode, settings.permissions)
-        self.tests = TestCommand(
-            self.repo, settings, baseline_tests, lambda said: self.notice(said)
-        )
-        self.policy = PromptPolicy()  # chosen for the model once start() knows it
-        self._stable = ""  # project rules, skills and the repo map, made at the start
-        self.prefix_parts: dict[str, str] = {}  # the same, by part (/context)
-        self.conversation = Conversation(self._system_prompt())
-        self._restore_diff = ""  # a resumed session's workspace changes, re-applied at start
-        self._deps: LoopDeps | None = None
-        # Said while starting (the bubblewrap fallback): front ends show these after start().
-        self.start_notes: list[str] = []
-        self.skills = Skills()  # their metadata is in the prefix; read_skill reads the rest
-        # Each line a long sandbox start prints (the repository's setup), for the front end.
-        self.on_progress: Callable[[str], None] | None = None
-        self._start_lock = asyncio.Lock()
-        self._given_mcp = mcp_servers or {}  # an ACP client's servers, beside the config's
-        self.mcp: ExternalTools | None = None  # the MCP servers' tools, fixed at the start
-        self.hooks = open_hooks(settings, self.repo, self.session_id, self.start_notes)
-        self._hook_context = ""  # what SessionStart hooks added, for the first request
-
-    # --- mode, meters ------------------------------------------------------------------
-
-    @property
-    def mode(self) -> Mode:
-        return self.gate.mode
-
-    @mode.setter
-    def mode(self, mode: Mode) -> None:
-        self.gate.mode = mode
-
-    @property
-    def profile(self) -> ModelProfile:
-        assert self.client is not None, "start() first"
-        return self.client.profile
-
-    @property
-    def backend(self) -> str:
-        return self.sandbox.backend if self.sandbox is not None else ""
-
-    @property
-    def usage(self) -> Usage:
-        return self._deps.meter.total if self._deps else Usage()
-
-    @property
-    def meter(self) -> Meter | None:
-        """The session's usage meter once started: kiln's own requests (a review) count too."""
-        return self._deps.meter if self._deps else None
-
-    @property
-    def cost_usd(self) -> float | None:
-        """None while a model's price is unknown."""
-        return self._deps.meter.cost_usd if self._deps else 0.0
-
-    @property
-    def steps(self) -> int:
-        """Model turns of every request so far, the one in flight included."""
-        done = sum(e.steps for e in self.events if isinstance(e, Finished))
-        return done + (self.last_run.steps if self.running and self.last_run else 0)
-
-    @property
-    def elapsed_s(self) -> float:
-        """Time spent working on requests (not waiting for the person to type)."""
-        done = sum(e.duration_s for e in self.events if isinstance(e, Finished))
-        return done + (self.last_run.elapsed if self.running and self.last_run else 0.0)
-
-    @property
-    def running(self) -> bool:
-        return self._streams.running
-
-    @property
-    def test_command(self) -> str:
-        return self.tests.command
-
-    @property
-    def tests_before(self) -> TestDigest | None:
-        """The baseline run's digest, once it ran."""
-        return self.tests.before
-
-    @property
-    def tests_after(self) -> TestDigest | None:
-        return self.last_run.last_tests if self.last_run else None
-
+class Session(SessionParts):
     # --- lifecycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -214,9 +87,6 @@ class Session:
         first = SessionStarted(self.session_id, str(self.repo), "", model, self.mode)
         self._streams.unsent.insert(0, dataclasses.replace(first, backend=self.backend))
 
-    def _system_prompt(self) -> str:
-        return self.policy.system_prompt(self.repo.name, self.tests.command, self._stable)
-
     def _said_test_command(self, why: str) -> None:
         """The tests run with another command from now on: say so, to the model too."""
         if self.conversation.history:
@@ -224,24 +94,6 @@ class Session:
         else:  # nothing sent yet: the system prompt itself names the command
             self.conversation.system = self._system_prompt()
         self.notice(why, Level.INFO)
-
-    async def wait_baseline(self) -> None:
-        """Edits wait until the baseline test run has seen the untouched workspace."""
-        await self.tests.wait()
-
-    # --- the event streams ---------------------------------------------------------------
-
-    def _record(self, event: Event) -> None:
-        """Each event as it goes out to the stream being read: kept, and stored."""
-        if isinstance(event, Checkpointed):
-            self.checkpoints.append(event)
-        self.events.append(event)
-        if self.store is not None:
-            self.store.record(self.session_id, event)
-
-    def notice(self, message: str, level: Level = Level.WARNING) -> None:
-        """Tell the person something through the event stream (sent with the next event)."""
-        self._emit(Notice(message, level))
 
     def _limits(self) -> Limits:
         """The settings' limits; without a configured wall clock, the policy's own (a small
@@ -264,8 +116,7 @@ class Session:
 
         async for event in self._streams.stream(work):
             yield event
-        if self.store is not None:
-            self.store.save_state(self.session_id, self.conversation.history, deps.last_diff)
+        self._save(deps.last_diff)
 
     async def run(self, task: str, clock_from: float | None = None) -> AsyncIterator[Event]:
         """One request: plan -> edit -> test -> correct, ending with a Finished event. Its
@@ -305,8 +156,7 @@ class Session:
 
         async for event in self._streams.stream(work):
             yield event
-        if self.store is not None:
-            self.store.save_state(self.session_id, self.conversation.history, deps.last_diff)
+        self._save(deps.last_diff)
 
     def cancel(self) -> None:
         """Esc: interrupt the model request and any running command; the session goes on."""
@@ -367,21 +217,12 @@ class Session:
             await old.aclose()
         return profile
 
-    def footprint(self) -> list[str]:
-        """/context: what the stable prefix holds, and each part's share of the window."""
-        deps = self._deps
-        specs = tools.specs(deps.tool_context) if deps else tools.specs()
-        window = deps.window if deps else None
-        return footprint_lines(self.conversation, self.prefix_parts, specs, window)
-
     async def close(self) -> None:
         self.cancel()
         self.tests.cancel()
-        if self.store is not None and self._deps is not None and self.sandbox is not None:
+        if self._deps is not None and self.sandbox is not None:
             with contextlib.suppress(Exception):
-                self.store.save_state(
-                    self.session_id, self.conversation.history, await self.sandbox.diff()
-                )
+                self._save(await self.sandbox.diff())
         with one_sentence():
             if self.sandbox is not None:
                 await self.sandbox.close()
@@ -391,6 +232,11 @@ class Session:
                 await self._deps.fast.client.aclose()
             if self.mcp is not None:
                 await self.mcp.close()
+
+    def _save(self, diff: str) -> None:
+        """The conversation and the workspace's changes (`diff`), kept for a resume."""
+        if self.store is not None:
+            self.store.save_state(self.session_id, self.conversation.history, diff)
 
     @classmethod
     def load(
