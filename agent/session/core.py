@@ -42,7 +42,8 @@ from agent.vcs.landing import commit_applied, land, provenance, undo_applied, un
 
 
 class Session(SessionParts):
-    # --- lifecycle ---------------------------------------------------------------------
+    """What a session does with its parts: start, run, compact, apply, commit, undo,
+    switch the model, cancel, close; `load` reopens a stored one."""
 
     async def start(self) -> None:
         """Start the model client and the sandbox, record the baseline; idempotent.
@@ -58,7 +59,7 @@ class Session(SessionParts):
     async def _start(self) -> None:
         self.start_notes.extend(startup.ignored_keys(self.settings))
         if self.client is None:
-            self.client = await models.open_client(self.settings)
+            self.client = await models.main_client(self.settings)
         self.policy = policy_for(self.client.profile)
         parts = await startup.start_parts(
             self.repo, self.settings, self.session_id, self.policy, self.sandbox,

@@ -12,7 +12,8 @@ from agent.run.core import FastModel
 from agent.settings.config import Settings
 
 
-async def open_client(settings: Settings) -> ModelClient:
+async def main_client(settings: Settings) -> ModelClient:
+    """The client of the model the settings name for the session (`resolve.py` chooses)."""
     from agent.settings.resolve import open_client, resolve_profile
 
     return await open_client(await resolve_profile(settings))
