@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from agent import tools
 from agent.approval import Mode
-from agent.events import CandidateKind, CandidatesTried, Checkpointed, FilesChanged, TestsRan
+from agent.events import CandidateKind, CandidatesTried, Checkpointed, TestsRan
 from agent.llm.base import Completion, Message, ToolCall
 from agent.prompts.briefing import is_test_file
 from agent.run.core import Run
@@ -74,8 +74,7 @@ async def candidate_round(
     state.last_tests = better
     state.edited = True
     state.edits_without_progress = 0
-    deps.last_diff = await run.sandbox.diff()
-    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    await run.kiln_changed_files()
     label = f"step {state.steps} (best candidate)"
     run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
     return better

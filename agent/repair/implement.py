@@ -22,7 +22,6 @@ from agent.events import (
     CandidateKind,
     CandidatesTried,
     Checkpointed,
-    FilesChanged,
     Notice,
     Phase,
     StopReason,
@@ -89,8 +88,7 @@ async def implement_first(run: Run, briefing: Briefing | None, task: str) -> Bri
         return None  # the rewrites would only mutate the stub
     await _write(run, stub.path, best.module)  # the closest one: what is left is a repair
     record_tests(run, best.report)
-    run.deps.last_diff = await run.sandbox.diff()
-    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    await run.kiln_changed_files()
     # Briefed from the sandbox (no index: the repository still holds the stub), so the
     # rewrites and kiln's variants take the module's functions the failing tests run.
     return await brief(task, best.report, run.sandbox)
@@ -150,8 +148,7 @@ async def _keep(run: Run, stub: Stub, best: _Best, tried: int) -> None:
     run.emit(CandidatesTried(tried, 1, label, CandidateKind.MODULE))
     record_tests(run, best.report)
     run.state.edited = True
-    run.deps.last_diff = await run.sandbox.diff()
-    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    await run.kiln_changed_files()
     run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
     summary = f"Implemented {stub.path} from the task; the tests pass."
     run.emit(AssistantMessage(summary))

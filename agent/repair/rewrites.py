@@ -29,7 +29,6 @@ from agent.events import (
     CandidateKind,
     CandidatesTried,
     Checkpointed,
-    FilesChanged,
     Phase,
     StopReason,
 )
@@ -271,12 +270,10 @@ async def _rewrite(run: Run, plan: Briefing, suspect: Suspect, temperature: floa
 
 
 async def _keep(run: Run, kept: _Kept, tried: int) -> None:
-    state, deps = run.state, run.deps
     run.emit(CandidatesTried(tried, 1, kept.label, kept.how))
     record_tests(run, kept.report)
-    state.edited = True
-    deps.last_diff = await run.sandbox.diff()
-    run.emit(FilesChanged(tuple(await run.sandbox.changed_files())))
+    run.state.edited = True
+    await run.kiln_changed_files()
     label = "rewrite that passes"
     run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
     summary = f"{kept.label[0].upper()}{kept.label[1:]}; the tests pass."

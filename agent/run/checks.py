@@ -78,9 +78,8 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
         return
     state.pending_change = False
     diff, paths = await run.sandbox.diff(), await run.sandbox.changed_files()
-    if diff == deps.last_diff:
+    if not deps.record_diff(diff):
         return
-    deps.last_diff = diff
     state.edited = state.edits_since_tests = True
     run.emit(FilesChanged(tuple(paths)))
     before_edit = run.sandbox.last_checkpoint or run.sandbox.baseline

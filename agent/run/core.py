@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from agent import tools
 from agent.cost.meter import Meter
 from agent.cost.pricing import Pricing
-from agent.events import Event, Phase, PhaseChanged
+from agent.events import Event, FilesChanged, Phase, PhaseChanged
 from agent.llm.base import ModelClient
 from agent.llm.request import OnRequest
 from agent.prompts.conversation import Conversation
@@ -43,13 +43,24 @@ class LoopDeps:
     before_change: Callable[[], Awaitable[None]]  # e.g. wait for the baseline test run
     window: Window = dataclasses.field(default_factory=Window)
     fast: FastModel | None = None
-    phase: Phase = Phase.PLAN
-    last_diff: str = ""
+    phase: Phase = Phase.PLAN  # written by `Run.enter` only
     on_request: OnRequest | None = None  # the store: what the model saw at each request
     # The baseline test run's digest once there is one (the session's); with the most tests
     # one full run has run since, what "no tests ran" is judged against.
     tests_before: Callable[[], TestDigest | None] = lambda: None
     most_tests_ran: int = 0
+    # The workspace's diff as kiln saw it last: whether a step changed anything is judged
+    # against it, and the store keeps it for a resume. Written by `record_diff` only.
+    _last_diff: str = dataclasses.field(default="", init=False, repr=False)
+
+    @property
+    def last_diff(self) -> str:
+        return self._last_diff
+
+    def record_diff(self, diff: str) -> bool:
+        """The workspace's diff now; True when it differs from the one recorded last."""
+        changed, self._last_diff = diff != self._last_diff, diff
+        return changed
 
     # What the session changes between runs, each through one method here.
 
@@ -64,11 +75,11 @@ class LoopDeps:
 
     def workspace_landed(self) -> None:
         """The workspace was applied and is the baseline now: no changes are pending."""
-        self.last_diff = ""
+        self.record_diff("")
 
     def workspace_restored(self, diff: str) -> None:
         """/undo put the workspace back to a checkpoint whose changes are `diff`."""
-        self.last_diff = diff
+        self.record_diff(diff)
 
 
 @dataclass
@@ -101,7 +112,14 @@ class Run:
     def conversation(self) -> Conversation:
         return self.deps.conversation
 
-    def enter(self, phase: Phase) -> None:
-        if self.deps.phase is not phase:
+    def enter(self, phase: Phase, *, announce_again: bool = False) -> None:
+        """The loop is in `phase` now; announced when it changed (or `announce_again`)."""
+        if self.deps.phase is not phase or announce_again:
             self.deps.phase = phase
             self.emit(PhaseChanged(phase))
+
+    async def kiln_changed_files(self) -> None:
+        """Kiln changed the workspace itself (a kept candidate, a module implemented): its
+        diff is the one recorded last, and FilesChanged says which files."""
+        self.deps.record_diff(await self.sandbox.diff())
+        self.emit(FilesChanged(tuple(await self.sandbox.changed_files())))

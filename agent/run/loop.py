@@ -21,7 +21,6 @@ from agent.events import (
     Finished,
     Notice,
     Phase,
-    PhaseChanged,
     PlanUpdated,
     StopReason,
     TaskShape,
@@ -69,8 +68,7 @@ async def drive(
         briefing = None  # nothing to fix: no first try at a fix or a stub
         task = f"{task}\n\n{QUESTION_NOTE}"
     run.conversation.add_user(task)
-    deps.phase = Phase.PLAN  # every request starts by looking, announced even if repeated
-    emit(PhaseChanged(Phase.PLAN))
+    run.enter(Phase.PLAN, announce_again=True)  # every request starts by looking
     stop = await _until_stopped(run, briefing)
     run.enter(Phase.DONE if stop.reason is StopReason.DONE else Phase.FAILED)
     finished = Finished(

@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
+from agent.run.core import LoopDeps
 from agent.settings.config import Settings
 from agent.tools import ToolContext
 from agent.tools.shell import first_runnable, run_test_command
@@ -58,13 +59,20 @@ class TestCommand:
             return MISSING.format(first=commands[0]) + f"kiln runs the tests with `{self.command}`."
         return ""
 
-    def named_in(self, task: str) -> str:
-        """The command the person's task names ("the tests fail (`python3 -m unittest`)"),
-        when the settings name none and it is not the one in use already; else ""."""
+    async def use_named(self, task: str, deps: LoopDeps, rerun_baseline: bool) -> str:
+        """The command the person's task names ("the tests fail (`python3 -m unittest`)")
+        becomes the one to run, when the settings name none: the loop's from its next call,
+        and the baseline's, run again unless `rerun_baseline` is False (a resumed workspace
+        is not untouched). Returns the sentence saying so; "" when nothing changed."""
         named = named_test_command(task)
         if self.settings.tests.command or not named or named == self.command:
             return ""
-        return named
+        await self.stop_baseline()
+        self.command = named
+        deps.use_test_command(named)
+        if rerun_baseline:
+            self.start_baseline(deps.tool_context)
+        return f"The task names the test command `{named}`; kiln uses it."
 
     def start_baseline(self, context: ToolContext) -> None:
         if self._baseline and self.command:

@@ -1,12 +1,12 @@
-"""A session's start-up: the model client, the sandbox, the MCP servers and the stable
-prefix (project rules and the repo map) started side by side; then the context window and
-the fast model. Nothing half-started stays behind when one of them fails."""
+"""A session's start-up once its model client is open (`models.py`): the sandbox, the MCP
+servers and the stable prefix (project rules, the skills and the repo map) started side by
+side; then the loop's dependencies, made once: the context window and the fast model among
+them. Nothing half-started stays behind when one of them fails."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +28,9 @@ from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy
 from agent.prompts.rules import project_rules
 from agent.prompts.window import ANTHROPIC_WINDOW, Window
-from agent.run.core import FastModel, LoopDeps
+from agent.run.core import LoopDeps
 from agent.session.baseline import TestCommand
+from agent.session.models import fast_model
 from agent.settings import trust
 from agent.settings.config import McpServer, Settings
 from agent.tools.base import ExternalTools
@@ -44,12 +45,6 @@ class Started:
     stable: str  # what follows the system prompt in every request
     parts: dict[str, str]  # the stable text by part (rules, skills, map), for /context
     skills: Skills  # their metadata is in `stable`; read_skill reads the rest
-
-
-async def open_client(settings: Settings) -> ModelClient:
-    from agent.settings.resolve import open_client, resolve_profile
-
-    return await open_client(await resolve_profile(settings))
 
 
 def ignored_keys(settings: Settings) -> list[str]:
@@ -144,21 +139,6 @@ async def _close_mcp(started: asyncio.Future[ExternalTools | None]) -> None:
             await tools.close()
 
 
-async def fast_model(settings: Settings, notes: list[str]) -> FastModel | None:
-    """`[models.fast]`, for kiln's own small jobs; unreachable, the main model does them."""
-    if "fast" not in settings.models:
-        return None
-    from agent.settings.resolve import open_client, resolve_profile
-
-    try:
-        profile = await resolve_profile(settings, "fast")
-        client = await open_client(profile)
-    except KilnError as exc:
-        notes.append(f"The fast model cannot be used ({exc.message}); the main model summarises.")
-        return None
-    return FastModel(client, pricing_for(profile, settings))
-
-
 async def context_window(profile: ModelProfile, settings: Settings, system: str) -> Window:
     """The model's context window: configured, else what its server declares, else
     the profile's default; calibrated with the server's tokenizer (on `system`) where it
@@ -220,25 +200,3 @@ async def loop_deps(
         window=await context_window(client.profile, settings, conversation.system),
         fast=await fast_model(settings, notes),
     )
-
-
-async def profile_named(settings: Settings, current: ModelProfile, choice: str) -> ModelProfile:
-    """/model: a profile (`[models.NAME]`) or, failing that, a model at the current server."""
-    from agent.settings.resolve import resolve_profile
-
-    if choice in settings.models:
-        return await resolve_profile(settings, choice)
-    return dataclasses.replace(current, model=choice)
-
-
-async def reapply(sandbox: Sandbox, diff: str) -> None:
-    """Bring a resumed session's workspace back to where it was."""
-    await sandbox.write_file(".git/kiln-resume.patch", diff.encode())
-    result = await sandbox.exec(
-        "git apply --binary --whitespace=nowarn .git/kiln-resume.patch && rm .git/kiln-resume.patch"
-    )
-    if not result.ok:
-        raise KilnError(
-            "The stored changes of this session no longer apply to the repository; "
-            "start a new session instead."
-        )

@@ -14,7 +14,7 @@ from agent.approval import Action
 from agent.boundary import one_sentence
 from agent.errors import KilnError
 from agent.events import Applied, Checkpointed, Level, Notice, Usage
-from agent.hooks.points import applied, apply_blocked
+from agent.hooks.points import applied, apply_blocked, commit_allowed
 from agent.hooks.runner import HookRunner
 from agent.present import changed_paths, flag_config
 from agent.run.core import Emit, LoopDeps, Run
@@ -55,6 +55,21 @@ def tests_line(tests: TestDigest | None) -> str:
 
 
 async def commit_applied(
+    repo: Path,
+    settings: Settings,
+    hooks: HookRunner,
+    emit: Emit,
+    run: Run | None,
+    task: str,
+    who: Provenance,
+) -> str:
+    """`Session.commit()`'s work: the BeforeCommit hooks, then the commit."""
+    await commit_allowed(hooks, repo, emit)
+    with one_sentence():
+        return await _commit_newest(repo, settings, run, task, who)
+
+
+async def _commit_newest(
     repo: Path, settings: Settings, run: Run | None, task: str, who: Provenance
 ) -> str:
     """Commit the session's newest applied change set; returns a sentence saying so."""
