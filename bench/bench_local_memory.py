@@ -121,6 +121,8 @@ def main() -> None:
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, tasks in (("baseline", args.baseline_tasks), ("kiln", args.tasks)):
+            if tasks == 0:
+                continue
             command = server_command(spec, _free_port())
             if name == "baseline":  # as kiln started it before server_process.py
                 command[command.index("agent.local.server_process")] = "llama_cpp.server"
