@@ -228,6 +228,10 @@ async def long_session(steps: int) -> None:
         }
         for i in range(steps - 1)
     ]
+    # The last step fixes the bug: finish is refused while the tests fail.
+    fix = {"path": "calc.py", "old_text": "def add(a, b):\n    return a - b",
+           "new_text": "def add(a, b):\n    return a + b"}  # fmt: skip
+    turns[-1]["tool_calls"] = [{"name": "edit_file", "arguments": fix}]
     turns.append(
         {"text": "Done.", "tool_calls": [{"name": "finish", "arguments": {"summary": "ok"}}]}
     )
