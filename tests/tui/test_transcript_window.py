@@ -161,9 +161,10 @@ async def test_resuming_a_1000_step_session_draws_its_last_steps_and_summary(
         assert on_screen(app, "tests: 1000 passed")
         transcript = app.main.transcript
         assert len(transcript.mounted) <= BATCH + 3  # + notes
-        await app.workers.wait_for_complete()  # the session started, or said why not
-        # Its end was drawn from the store; the steps before it joined once it loaded.
-        assert len(transcript.entries) > 4000 and transcript.lo > 3900
+        # Its end was drawn from the store; the steps before it join once it loads, which
+        # starts a tick after that first paint.
+        await wait_for(pilot, lambda: len(transcript.entries) > 4000, timeout=20)
+        assert transcript.lo > 3900
         assert transcript.find("marker w1x") is not None
         assert on_screen(app, "All 1000 steps done")
         await app.close_session()
