@@ -15,6 +15,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from agent.llm.tls import tls_context
+
 PROBE_TIMEOUT_S = 3.0
 
 
@@ -34,7 +36,7 @@ async def served_window(base_url: str, model: str) -> int | None:
     Asked without the API key: these are a local server's questions, and a key must go
     nowhere but the requests it is for."""
     root = server_root(base_url)
-    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as http:
+    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S, verify=tls_context()) as http:
         for probe in (_llama_cpp, _vllm, _ollama):
             with contextlib.suppress(httpx.HTTPError, ValueError, KeyError, TypeError):
                 window = await probe(http, root, base_url.rstrip("/"), model)
@@ -77,7 +79,7 @@ async def served_token_count(base_url: str, text: str) -> int | None:
     """How many tokens the server's own tokenizer makes of `text` (llama.cpp, vLLM), or None."""
     root = server_root(base_url)
     with contextlib.suppress(httpx.HTTPError, ValueError, KeyError, TypeError):
-        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as http:
+        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S, verify=tls_context()) as http:
             reply = await http.post(f"{root}/tokenize", json={"content": text})
             reply.raise_for_status()
             data = reply.json()
