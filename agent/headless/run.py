@@ -191,10 +191,12 @@ async def run_headless(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             for signum in signals:
                 loop.remove_signal_handler(signum)
+        if not sandbox_started.done():  # the start failed before it waited for the sandbox
+            await asyncio.gather(sandbox_started, return_exceptions=True)
         if session is not None:
             await session.close()
-        elif made:
-            await made[-1].close()
+        if made and (session is None or session.sandbox is not made[-1]):
+            await made[-1].close()  # it did not start, so the session never took it
 
 
 async def _started_session(
@@ -209,18 +211,15 @@ async def _started_session(
     interrupted: list[bool],
     made_session: list[Session],
 ) -> Session:
-    """The model client, the store and the session, made while the sandbox starts.
+    """The model client, the store and the session, made while the sandbox starts; the
+    session's own start (the repo map, the server's window) goes on while it still does.
 
     `made_session` gets the session as soon as it exists, so it is closed (and records the
     failure) whatever happens next."""
     client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
     # Opening the session store fits inside the wait as well.
     store_opened = asyncio.ensure_future(asyncio.to_thread(_open_store, store))
-    # All run to the end before an error is raised, so close() knows every container;
-    # a model problem is reported before a sandbox one.
-    outcomes = await asyncio.gather(
-        client_created, sandbox_started, store_opened, return_exceptions=True
-    )
+    outcomes = await asyncio.gather(client_created, store_opened, return_exceptions=True)
     from agent.session import Session
 
     session = Session(
@@ -230,16 +229,21 @@ async def _started_session(
         Mode(args.approval),
         session_id=session_id,
         client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
-        sandbox=made[-1] if made else None,
-        store=None if isinstance(outcomes[2], BaseException) else outcomes[2],
+        store=None if isinstance(outcomes[1], BaseException) else outcomes[1],
+        sandbox_starting=sandbox_started,
     )
     made_session.append(session)
-    for outcome in outcomes:
-        if isinstance(outcome, BaseException):
-            raise outcome
+    if interrupted or any(isinstance(outcome, BaseException) for outcome in outcomes):
+        # The sandbox runs to the end before an error is raised, so close() knows every
+        # container; a model problem is reported before a sandbox one.
+        started = await asyncio.gather(sandbox_started, return_exceptions=True)
+        for outcome in (outcomes[0], started[0], outcomes[1]):
+            if isinstance(outcome, BaseException):
+                raise outcome
+    else:
+        await session.start()
     if interrupted:  # Ctrl+C while starting: stop here (exit 130), nothing was done
         raise KeyboardInterrupt
-    await session.start()
     return session
 
 

@@ -79,13 +79,18 @@ class Session:
         store: Store | None = None,
         baseline_tests: bool = True,
         mcp_servers: dict[str, McpServer] | None = None,
+        sandbox_starting: asyncio.Future[Sandbox] | None = None,
     ) -> None:
+        """`sandbox_starting`: the caller's sandbox, still starting (`kiln run` starts it
+        first); the session waits for it while the rest of its start goes on, and the
+        caller closes it when it fails to start."""
         self.settings = settings
         self.repo = Path(repo).resolve()
         self.approver = approver
         self.session_id = session_id or uuid.uuid4().hex[:12]
         self.client = client
         self.sandbox = sandbox
+        self._sandbox_starting = sandbox_starting
         self.store = store
         self.events: list[Event] = []
         self.checkpoints: list[Checkpointed] = []
@@ -197,8 +202,9 @@ class Session:
             self.client = await startup.open_client(self.settings)
         self.policy = policy_for(self.client.profile)
         parts = await startup.start_parts(
-            self.repo, self.settings, self.session_id, self.policy, self.sandbox,
-            self._given_mcp, self.start_notes, self.on_progress,
+            self.repo, self.settings, self.session_id, self.policy, self.client.profile,
+            self._sandbox_starting if self.sandbox is None else self.sandbox, self._given_mcp,
+            self.start_notes, self.on_progress,
         )  # fmt: skip
         self.sandbox, self.mcp, self._stable = parts.sandbox, parts.mcp, parts.stable
         self.prefix_parts, self.skills = parts.parts, parts.skills
@@ -214,7 +220,8 @@ class Session:
         self._deps = await startup.loop_deps(
             self.repo, self.settings, self.client, self.policy, self.sandbox, self.gate,
             self.conversation, self.tests, with_skills(self.skills, self.mcp), self.hooks,
-            functools.partial(self.store.record_request, self.session_id), self.start_notes,
+            functools.partial(self.store.record_request, self.session_id), parts.window,
+            self.start_notes,
         )  # fmt: skip
         if changed:
             self._said_test_command(changed)
