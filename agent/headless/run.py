@@ -156,8 +156,9 @@ async def run_headless(
         set_up.append(line)
         print(f"[setup] {line}", file=err, flush=True)
 
+    created = asyncio.Event()
     sandbox_started = asyncio.ensure_future(
-        start_sandbox(repo, settings, session_id, made, notices.append, setup_line)
+        start_sandbox(repo, settings, session_id, made, notices.append, setup_line, created.set)
     )
     interrupted: list[bool] = []
     loop = asyncio.get_running_loop()
@@ -171,7 +172,7 @@ async def run_headless(
         try:
             session = await _started_session(
                 args, repo, settings, session_id, client, store, made, sandbox_started,
-                interrupted, sessions,
+                created, interrupted, sessions,
             )  # fmt: skip
         except (KilnError, KeyboardInterrupt) as exc:
             session = sessions[0] if sessions else None
@@ -208,6 +209,7 @@ async def _started_session(
     store: Store | None,
     made: list[Sandbox],
     sandbox_started: asyncio.Future[Sandbox],
+    created: asyncio.Event,
     interrupted: list[bool],
     made_session: list[Session],
 ) -> Session:
@@ -216,6 +218,11 @@ async def _started_session(
 
     `made_session` gets the session as soon as it exists, so it is closed (and records the
     failure) whatever happens next."""
+    # The imports below share the interpreter with the sandbox backend's import, which
+    # comes first; the sandbox's start then mostly waits for the engine.
+    waiting = asyncio.ensure_future(created.wait())
+    await asyncio.wait({waiting, sandbox_started}, return_when=asyncio.FIRST_COMPLETED)
+    waiting.cancel()
     client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
     # Opening the session store fits inside the wait as well.
     store_opened = asyncio.ensure_future(asyncio.to_thread(_open_store, store))
