@@ -24,23 +24,14 @@ from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.custom.commands import as_task
 from agent.errors import ExitCode, KilnError, UsageError
-from agent.events import (
-    Applied,
-    Event,
-    Finished,
-    Level,
-    Notice,
-    SessionStarted,
-    StopReason,
-    TaskShape,
-)
 from agent.settings.config import Settings
 from agent.settings.flags import settings_for
 from agent.settings.repo import find_repo
 
-# The session, the store and the model client are imported only once the container is
-# being started (see run_headless): their imports then cost the run nothing.
+# The session, the store, the model client and the events are imported only once the
+# container is being started (see run_headless): their imports then cost the run nothing.
 if TYPE_CHECKING:
+    from agent.events import Event, Finished
     from agent.llm.base import ModelClient
     from agent.session import Session
     from agent.store.db import Store
@@ -220,8 +211,8 @@ async def _started_session(
     failure) whatever happens next."""
     # The imports below share the interpreter with the sandbox backend's import, which
     # comes first; the sandbox's start then mostly waits for the engine.
-    waiting = asyncio.ensure_future(created.wait())
-    await asyncio.wait({waiting, sandbox_started}, return_when=asyncio.FIRST_COMPLETED)
+    waiting: asyncio.Future[Any] = asyncio.ensure_future(created.wait())
+    await asyncio.wait((waiting, sandbox_started), return_when=asyncio.FIRST_COMPLETED)
     waiting.cancel()
     client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
     # Opening the session store fits inside the wait as well.
@@ -266,6 +257,7 @@ def _early_result(
     """A run that ended before it began (no model, no sandbox, Ctrl+C) still leaves its
     result object for scripts and its row in the store; the sentence goes to stderr."""
     from agent.errors import ModelError, SandboxError
+    from agent.events import Finished, Level, Notice, SessionStarted, StopReason
     from agent.run.stops import status_for
 
     message = exc.message if isinstance(exc, KilnError) else "Interrupted while starting."
@@ -333,6 +325,8 @@ async def _create_client_after_imports(
 async def _drive(
     session: Session, args: argparse.Namespace, out: TextIO, err: TextIO, clock_from: float | None
 ) -> Finished:
+    from agent.events import Finished
+
     finished: Finished | None = None
     async for event in session.run(args.task, clock_from):
         _emit(event, args.output_format, out, err)
@@ -363,6 +357,8 @@ async def _conclude(
     out: TextIO,
     err: TextIO,
 ) -> int:
+    from agent.events import Applied, StopReason, TaskShape
+
     shape = session.last_run.shape if session.last_run else TaskShape.CHANGE
     await session.wait_baseline()  # the session's, started with it: tests_before says it
     diff = await session.diff()
