@@ -76,24 +76,26 @@ async def start_parts(
     servers, the stable prefix and the window the model's server declares, side by side:
     a big repository's first map takes seconds, and so does a container."""
     window = asyncio.ensure_future(declared_window(profile, settings))
-    skills = await asyncio.to_thread(load_skills, repo)
-    notes.extend(skills.notes)
-    stable = asyncio.ensure_future(stable_extra(repo, settings, policy, notes, skills))
-    mcp = asyncio.ensure_future(start_mcp(repo, settings, given_mcp, notes))
     try:
-        if sandbox is None:
-            sandbox = await _own_sandbox(repo, settings, session_id, notes, on_progress)
-        elif isinstance(sandbox, asyncio.Future):
-            sandbox = await sandbox
-    except BaseException:
-        window.cancel()
-        with contextlib.suppress(BaseException):
-            await stable
-        await _close_mcp(mcp)
-        raise
-    parts = await stable
-    text = "\n\n".join(p for p in parts.values() if p)
-    return Started(sandbox, await mcp, text, parts, skills, await window)
+        skills = await asyncio.to_thread(load_skills, repo)
+        notes.extend(skills.notes)
+        stable = asyncio.ensure_future(stable_extra(repo, settings, policy, notes, skills))
+        mcp = asyncio.ensure_future(start_mcp(repo, settings, given_mcp, notes))
+        try:
+            if sandbox is None:
+                sandbox = await _own_sandbox(repo, settings, session_id, notes, on_progress)
+            elif isinstance(sandbox, asyncio.Future):
+                sandbox = await sandbox
+        except BaseException:
+            with contextlib.suppress(BaseException):
+                await stable
+            await _close_mcp(mcp)
+            raise
+        parts = await stable
+        text = "\n\n".join(p for p in parts.values() if p)
+        return Started(sandbox, await mcp, text, parts, skills, await window)
+    finally:
+        window.cancel()  # asked and answered by now, unless a part failed
 
 
 async def _own_sandbox(
