@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from agent.approval import Action, Mode, Verdict
+from agent.hooks.config import HookEvent as HookEvent  # defined beside the hooks' config
 
 
 class Phase(enum.StrEnum):
@@ -93,19 +94,6 @@ class Reading(enum.StrEnum):
     """A session that only reads, in `SessionStarted.mode`: `kiln review`'s."""
 
     REVIEW = "review"
-
-
-class HookEvent(enum.StrEnum):
-    """The points of a session where hooks run (agent/hooks/), by Claude Code's names."""
-
-    PRE_TOOL_USE = "PreToolUse"  # before a tool runs: may block it
-    POST_TOOL_USE = "PostToolUse"  # after: its stderr (exit 2) goes to the model
-    USER_PROMPT_SUBMIT = "UserPromptSubmit"  # a request, before the model sees it: may block
-    STOP = "Stop"  # the run ended (kiln does not make the model go on)
-    SESSION_START = "SessionStart"
-    BEFORE_APPLY = "BeforeApply"  # before the diff reaches the working tree: may block it
-    AFTER_APPLY = "AfterApply"
-    BEFORE_COMMIT = "BeforeCommit"  # before kiln's commit: may block it
 
 
 class HookOutcome(enum.StrEnum):

@@ -14,7 +14,9 @@ agent's own cost plus the commands it runs. For every agent:
   own overhead  = the timed runs' end to end - command time (median of each)
 Aider and mini-swe-agent are installed from PyPI into a separate venv under /tmp (never a
 dependency of kiln), pointed at the same scripted server with the same fix written in their
-own formats. Target: kiln at least 4x faster end to end than both.
+own formats; pip compiled their bytecode, and kiln's is compiled first as an install's would
+be (bench/bytecode.py). Target: kiln at least 6x faster end to end than both, its own
+overhead under 0.25 s.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agent.llm.scripted.server import ScriptedServer  # noqa: E402
+from bench.bytecode import compile_kiln  # noqa: E402
 from bench.overhead_others import Measured, run_aider, run_mini  # noqa: E402
 
 KILN = str(ROOT / ".venv" / "bin" / "kiln")
@@ -140,6 +143,7 @@ def main() -> None:
     parser.add_argument("--skip-others", action="store_true")
     args = parser.parse_args()
 
+    compile_kiln(ROOT)
     kiln = measure_kiln(args.runs, args.timed_runs)
     others: dict[str, Measured | str] = {}
     if not args.skip_others:
@@ -150,6 +154,8 @@ def main() -> None:
         f"   (end to end: median of {args.runs}; the rest: median of {args.timed_runs} timed runs)"
     )
     print(row("kiln", kiln))
+    verdict = "meets" if kiln.overhead_s < 0.25 else "MISSES"
+    print(f"{'':<15} kiln's own overhead {kiln.overhead_s:.3f}s ({verdict} the 0.25 s target)")
     for name, outcome in others.items():
         if isinstance(outcome, str):
             print(f"{name:<15} not measured: {outcome}")
@@ -158,9 +164,9 @@ def main() -> None:
     for name, outcome in others.items():
         if isinstance(outcome, Measured):
             ratio = outcome.end_to_end_s / kiln.end_to_end_s
-            verdict = "meets" if ratio >= 4 else "MISSES"
+            verdict = "meets" if ratio >= 6 else "MISSES"
             print(
-                f"kiln vs {name}: {ratio:.1f}x faster end to end ({verdict} the 4x target); "
+                f"kiln vs {name}: {ratio:.1f}x faster end to end ({verdict} the 6x target); "
                 f"own overhead {outcome.overhead_s / kiln.overhead_s:.1f}x smaller"
             )
 

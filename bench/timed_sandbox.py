@@ -63,6 +63,9 @@ class TimedSandbox:
     async def changed_files(self) -> list[str]:
         return await self._timed("changed_files", self.inner.changed_files)
 
+    async def rebaseline(self) -> None:
+        await self._timed("rebaseline", self.inner.rebaseline)
+
     async def checkpoint(self, label: str) -> str:
         return await self._timed("checkpoint", lambda: self.inner.checkpoint(label))
 

@@ -145,7 +145,18 @@ class KilnApp(App[int]):
         wanted = themes.initial_theme(
             self.settings.ui.theme, self.settings.sources.get("ui.theme", "default")
         )
-        self.theme = wanted if wanted in self.available_themes else themes.DEFAULT_THEME
+        name = wanted if wanted in self.available_themes else themes.DEFAULT_THEME
+        theme = self.get_theme(name)
+        if theme is None or theme.dark != self.current_theme.dark:
+            self.theme = name
+            return
+        # Nothing is parsed or drawn yet: the theme's variables and class are set as
+        # Textual's watcher sets them, without the reparse of every stylesheet it queues
+        # (the first parse done twice: 5 ms of the first frame). Its ANSI colours follow
+        # dark or light only, and that is unchanged.
+        self.set_reactive(App.theme, name)
+        self.stylesheet.set_variables(self.get_css_variables())
+        self.set_class(True, f"-theme-{name}", update=False)
 
     def _remember_theme(self, theme: Theme) -> None:
         if self._theme_ready:

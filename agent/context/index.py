@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import multiprocessing
 import os
 import subprocess
 import threading
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agent.context.tags import FileRecord, file_record, is_taggable
 from agent.errors import UsageError
 from agent.settings.paths import cache_dir
+
+if TYPE_CHECKING:
+    import multiprocessing.context
 
 CACHE_VERSION = 1
 # Below this many files to parse, starting worker processes costs more than it saves.
@@ -80,6 +82,8 @@ def _parse_chunk(root: str, paths: list[str]) -> list[tuple[str, FileRecord]]:
 def _pool_context() -> multiprocessing.context.BaseContext:
     # fork is the cheapest start, but forking a process that runs other threads (an
     # event loop's executor, the docker SDK) can deadlock a child on a held lock.
+    import multiprocessing
+
     single = threading.active_count() == 1
     return multiprocessing.get_context("fork" if single else "spawn")
 
@@ -170,6 +174,8 @@ class RepoIndex:
     def _parse(self, paths: list[str]) -> list[tuple[str, FileRecord]]:
         if len(paths) < PARALLEL_FROM or self.workers < 2:
             return _parse_chunk(str(self.root), paths)
+        from concurrent.futures import ProcessPoolExecutor  # only a cold run over many files
+
         chunks = [paths[i : i + CHUNK_FILES] for i in range(0, len(paths), CHUNK_FILES)]
         with ProcessPoolExecutor(self.workers, mp_context=_pool_context()) as pool:
             results = pool.map(_parse_chunk, [str(self.root)] * len(chunks), chunks)

@@ -12,7 +12,6 @@ import functools
 from typing import NamedTuple
 
 from tree_sitter import Node, Parser, Query, QueryCursor
-from tree_sitter_language_pack import get_language, get_parser
 
 from agent.context.queries import BY_SUFFIX, LanguageQueries
 
@@ -45,6 +44,10 @@ class _Compiled(NamedTuple):
 
 @functools.cache
 def _compiled(queries: LanguageQueries) -> _Compiled:
+    # The grammars' package is imported with the first file parsed: a run whose tags are
+    # all in the cache never needs it.
+    from tree_sitter_language_pack import get_language, get_parser
+
     language = get_language(queries.grammar)  # type: ignore[arg-type]
     return _Compiled(
         get_parser(queries.grammar),  # type: ignore[arg-type]

@@ -24,23 +24,14 @@ from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.custom.commands import as_task
 from agent.errors import ExitCode, KilnError, UsageError
-from agent.events import (
-    Applied,
-    Event,
-    Finished,
-    Level,
-    Notice,
-    SessionStarted,
-    StopReason,
-    TaskShape,
-)
 from agent.settings.config import Settings
 from agent.settings.flags import settings_for
 from agent.settings.repo import find_repo
 
-# The session, the store and the model client are imported only once the container is
-# being started (see run_headless): their imports then cost the run nothing.
+# The session, the store, the model client and the events are imported only once the
+# container is being started (see run_headless): their imports then cost the run nothing.
 if TYPE_CHECKING:
+    from agent.events import Event, Finished
     from agent.llm.base import ModelClient
     from agent.session import Session
     from agent.store.db import Store
@@ -156,8 +147,9 @@ async def run_headless(
         set_up.append(line)
         print(f"[setup] {line}", file=err, flush=True)
 
+    created = asyncio.Event()
     sandbox_started = asyncio.ensure_future(
-        start_sandbox(repo, settings, session_id, made, notices.append, setup_line)
+        start_sandbox(repo, settings, session_id, made, notices.append, setup_line, created.set)
     )
     interrupted: list[bool] = []
     loop = asyncio.get_running_loop()
@@ -171,7 +163,7 @@ async def run_headless(
         try:
             session = await _started_session(
                 args, repo, settings, session_id, client, store, made, sandbox_started,
-                interrupted, sessions,
+                created, interrupted, sessions,
             )  # fmt: skip
         except (KilnError, KeyboardInterrupt) as exc:
             session = sessions[0] if sessions else None
@@ -191,10 +183,12 @@ async def run_headless(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             for signum in signals:
                 loop.remove_signal_handler(signum)
+        if not sandbox_started.done():  # the start failed before it waited for the sandbox
+            await asyncio.gather(sandbox_started, return_exceptions=True)
         if session is not None:
             await session.close()
-        elif made:
-            await made[-1].close()
+        if made and (session is None or session.sandbox is not made[-1]):
+            await made[-1].close()  # it did not start, so the session never took it
 
 
 async def _started_session(
@@ -206,21 +200,24 @@ async def _started_session(
     store: Store | None,
     made: list[Sandbox],
     sandbox_started: asyncio.Future[Sandbox],
+    created: asyncio.Event,
     interrupted: list[bool],
     made_session: list[Session],
 ) -> Session:
-    """The model client, the store and the session, made while the sandbox starts.
+    """The model client, the store and the session, made while the sandbox starts; the
+    session's own start (the repo map, the server's window) goes on while it still does.
 
     `made_session` gets the session as soon as it exists, so it is closed (and records the
     failure) whatever happens next."""
+    # The imports below share the interpreter with the sandbox backend's import, which
+    # comes first; the sandbox's start then mostly waits for the engine.
+    waiting: asyncio.Future[Any] = asyncio.ensure_future(created.wait())
+    await asyncio.wait((waiting, sandbox_started), return_when=asyncio.FIRST_COMPLETED)
+    waiting.cancel()
     client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
     # Opening the session store fits inside the wait as well.
     store_opened = asyncio.ensure_future(asyncio.to_thread(_open_store, store))
-    # All run to the end before an error is raised, so close() knows every container;
-    # a model problem is reported before a sandbox one.
-    outcomes = await asyncio.gather(
-        client_created, sandbox_started, store_opened, return_exceptions=True
-    )
+    outcomes = await asyncio.gather(client_created, store_opened, return_exceptions=True)
     from agent.session import Session
 
     session = Session(
@@ -230,16 +227,21 @@ async def _started_session(
         Mode(args.approval),
         session_id=session_id,
         client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
-        sandbox=made[-1] if made else None,
-        store=None if isinstance(outcomes[2], BaseException) else outcomes[2],
+        store=None if isinstance(outcomes[1], BaseException) else outcomes[1],
+        sandbox_starting=sandbox_started,
     )
     made_session.append(session)
-    for outcome in outcomes:
-        if isinstance(outcome, BaseException):
-            raise outcome
+    if interrupted or any(isinstance(outcome, BaseException) for outcome in outcomes):
+        # The sandbox runs to the end before an error is raised, so close() knows every
+        # container; a model problem is reported before a sandbox one.
+        started = await asyncio.gather(sandbox_started, return_exceptions=True)
+        for outcome in (outcomes[0], started[0], outcomes[1]):
+            if isinstance(outcome, BaseException):
+                raise outcome
+    else:
+        await session.start()
     if interrupted:  # Ctrl+C while starting: stop here (exit 130), nothing was done
         raise KeyboardInterrupt
-    await session.start()
     return session
 
 
@@ -255,6 +257,7 @@ def _early_result(
     """A run that ended before it began (no model, no sandbox, Ctrl+C) still leaves its
     result object for scripts and its row in the store; the sentence goes to stderr."""
     from agent.errors import ModelError, SandboxError
+    from agent.events import Finished, Level, Notice, SessionStarted, StopReason
     from agent.run.stops import status_for
 
     message = exc.message if isinstance(exc, KilnError) else "Interrupted while starting."
@@ -322,6 +325,8 @@ async def _create_client_after_imports(
 async def _drive(
     session: Session, args: argparse.Namespace, out: TextIO, err: TextIO, clock_from: float | None
 ) -> Finished:
+    from agent.events import Finished
+
     finished: Finished | None = None
     async for event in session.run(args.task, clock_from):
         _emit(event, args.output_format, out, err)
@@ -352,6 +357,8 @@ async def _conclude(
     out: TextIO,
     err: TextIO,
 ) -> int:
+    from agent.events import Applied, StopReason, TaskShape
+
     shape = session.last_run.shape if session.last_run else TaskShape.CHANGE
     await session.wait_baseline()  # the session's, started with it: tests_before says it
     diff = await session.diff()

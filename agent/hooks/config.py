@@ -16,6 +16,7 @@ Its tool names match kiln's tools too (`Bash` is `run`, `Edit|Write` are `edit_f
 
 from __future__ import annotations
 
+import enum
 import json
 import re
 from collections.abc import Iterable
@@ -24,10 +25,24 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import ConfigError
-from agent.events import HookEvent
 
 CLAUDE_SETTINGS = ".claude/settings.json"
 DEFAULT_TIMEOUT_S = 60.0
+
+
+class HookEvent(enum.StrEnum):
+    """The points of a session where hooks run (agent/hooks/), by Claude Code's names.
+    Here rather than in agent/events.py (which names it too): the settings read hooks, and
+    the events' thirty dataclasses are not needed for that."""
+
+    PRE_TOOL_USE = "PreToolUse"  # before a tool runs: may block it
+    POST_TOOL_USE = "PostToolUse"  # after: its stderr (exit 2) goes to the model
+    USER_PROMPT_SUBMIT = "UserPromptSubmit"  # a request, before the model sees it: may block
+    STOP = "Stop"  # the run ended (kiln does not make the model go on)
+    SESSION_START = "SessionStart"
+    BEFORE_APPLY = "BeforeApply"  # before the diff reaches the working tree: may block it
+    AFTER_APPLY = "AfterApply"
+    BEFORE_COMMIT = "BeforeCommit"  # before kiln's commit: may block it
 
 
 TOOL_EVENTS = frozenset({HookEvent.PRE_TOOL_USE, HookEvent.POST_TOOL_USE})

@@ -31,6 +31,7 @@ from agent.llm.base import (
 from agent.llm.recovery import check_native_call
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
 from agent.llm.retry import Retryable, retrying
+from agent.llm.tls import tls_context
 from agent.llm.wire_common import (
     http_timeout,
     post_stream,
@@ -198,7 +199,7 @@ class AnthropicClient:
         self.base_url = with_default_path(profile.base_url or DEFAULT_BASE_URL, "/v1")
         self._key, self._key_hint = resolve_api_key(profile, env)
         self._backoff_base_s = backoff_base_s
-        self._http = httpx.AsyncClient(timeout=http_timeout(profile))
+        self._http = httpx.AsyncClient(timeout=http_timeout(profile), verify=tls_context())
 
     def stream(
         self,

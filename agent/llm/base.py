@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from agent.events import Usage
+if TYPE_CHECKING:  # the settings read this module's profile; the events load with the run
+    from agent.events import Usage
 
 Role = Literal["system", "user", "assistant", "tool"]
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from agent.llm.tls import tls_context
+
 # (server, port) where the usual local inference servers listen by default.
 LOCAL_PORTS: tuple[tuple[str, int], ...] = (
     ("Ollama", 11434),
@@ -33,14 +35,14 @@ async def probe_local_servers(
     ports: tuple[tuple[str, int], ...] = LOCAL_PORTS, timeout_s: float = PROBE_TIMEOUT_S
 ) -> list[FoundServer]:
     """Every port that answers `/v1/models` like an OpenAI-compatible server."""
-    async with httpx.AsyncClient(timeout=timeout_s) as client:
+    async with httpx.AsyncClient(timeout=timeout_s, verify=tls_context()) as client:
         found = await asyncio.gather(*(_probe(client, name, port) for name, port in ports))
     return [server for server in found if server is not None]
 
 
 async def list_models(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) -> list[str] | None:
     """Model ids a server offers at `/v1/models`, or None when nothing answers there."""
-    async with httpx.AsyncClient(timeout=timeout_s) as client:
+    async with httpx.AsyncClient(timeout=timeout_s, verify=tls_context()) as client:
         ids = await _model_ids(client, base_url)
     return None if ids is None else list(ids)
 

@@ -35,6 +35,7 @@ from agent.llm.recovery import check_native_call
 from agent.llm.recovery_stream import recover_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
 from agent.llm.retry import Retryable, classify_transport_error, retrying
+from agent.llm.tls import tls_context
 from agent.llm.wire_common import (
     http_timeout,
     post_stream,
@@ -202,7 +203,7 @@ class OpenAICompatClient:
         self._key, self._key_hint = resolve_api_key(profile, env)
         self._model = profile.model
         self._backoff_base_s = backoff_base_s
-        self._http = httpx.AsyncClient(timeout=http_timeout(profile))
+        self._http = httpx.AsyncClient(timeout=http_timeout(profile), verify=tls_context())
 
     def stream(
         self,

@@ -9,11 +9,15 @@ failure of any kind is only "unknown".
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+
+from agent.llm.tls import tls_context
 
 PROBE_TIMEOUT_S = 3.0
 
@@ -31,15 +35,23 @@ def server_root(base_url: str) -> str:
 async def served_window(base_url: str, model: str) -> int | None:
     """The context window the server at `base_url` declares for `model`, or None.
 
+    Each server's way is asked at once (a server answers one of them; a hosted API none),
+    and the first in the order llama.cpp, vLLM, Ollama that declares a window counts.
     Asked without the API key: these are a local server's questions, and a key must go
     nowhere but the requests it is for."""
-    root = server_root(base_url)
-    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as http:
-        for probe in (_llama_cpp, _vllm, _ollama):
-            with contextlib.suppress(httpx.HTTPError, ValueError, KeyError, TypeError):
-                window = await probe(http, root, base_url.rstrip("/"), model)
-                if window and window > 0:
-                    return int(window)
+    root, base = server_root(base_url), base_url.rstrip("/")
+    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S, verify=tls_context()) as http:
+        windows = await asyncio.gather(
+            *(_declared(probe(http, root, base, model)) for probe in (_llama_cpp, _vllm, _ollama))
+        )
+    return next((window for window in windows if window), None)
+
+
+async def _declared(probe: Awaitable[Any]) -> int | None:
+    with contextlib.suppress(httpx.HTTPError, ValueError, KeyError, TypeError):
+        window = await probe
+        if window and window > 0:
+            return int(window)
     return None
 
 
@@ -77,7 +89,7 @@ async def served_token_count(base_url: str, text: str) -> int | None:
     """How many tokens the server's own tokenizer makes of `text` (llama.cpp, vLLM), or None."""
     root = server_root(base_url)
     with contextlib.suppress(httpx.HTTPError, ValueError, KeyError, TypeError):
-        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as http:
+        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S, verify=tls_context()) as http:
             reply = await http.post(f"{root}/tokenize", json={"content": text})
             reply.raise_for_status()
             data = reply.json()

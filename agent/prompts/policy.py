@@ -20,16 +20,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from agent.context.index import RepoIndex
 from agent.events import TaskShape
 from agent.llm.base import ModelProfile
-from agent.prompts.briefing import FIX_CALL, Briefing, brief, code_file_in, quoted, read_texts
-from agent.prompts.question import question_message
 from agent.prompts.shape import shape_of
 from agent.prompts.system import NUDGE, SMALL_MODEL_PROMPT, small_model_nudge, system_prompt
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox
+
+# A small model's briefing (agent/prompts/briefing.py) is imported with its first message.
+if TYPE_CHECKING:
+    from agent.context.index import RepoIndex
+    from agent.prompts.briefing import Briefing
 
 Baseline = Callable[[], Awaitable[TestDigest | None]]  # waits for the tests run at the start
 TESTS_AFTER_EDITS = "[kiln ran the tests after your edits]\n"
@@ -89,6 +92,9 @@ class SmallModelPolicy(PromptPolicy):
     async def first_message(
         self, task: str, baseline: Baseline, sandbox: Sandbox, index: RepoIndex | None = None
     ) -> FirstMessage:
+        from agent.prompts.briefing import brief
+        from agent.prompts.question import question_message
+
         if shape_of(task) is TaskShape.QUESTION:  # the answer is read, nothing is fixed
             return FirstMessage(await question_message(task, sandbox, index))
         if index is not None:
@@ -97,9 +103,13 @@ class SmallModelPolicy(PromptPolicy):
         return FirstMessage(briefing.text, briefing)
 
     def nudge(self, last_tests: TestDigest | None) -> str:
+        from agent.prompts.briefing import code_file_in
+
         return small_model_nudge(code_file_in(last_tests.text) if last_tests else "")
 
     async def after_edit(self, report: TestDigest, paths: list[str], sandbox: Sandbox) -> str:
+        from agent.prompts.briefing import FIX_CALL, quoted, read_texts
+
         feedback = TESTS_AFTER_EDITS + report.text
         if report.ok:
             return feedback

@@ -3,6 +3,7 @@
 `finish` is judged by the request's shape (agent/prompts/shape.py): a question is done with
 its answer, no tests needed; a change is done only with something changed and the tests
 passing, never on tests that passed before the run and still do over an untouched tree.
+The repair engine's candidates are imported once tests fail after an edit.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from agent.events import (
     ToolCallStarted,
 )
 from agent.llm.base import ToolCall
-from agent.repair.candidates import candidate_round, candidates_allowed
 from agent.run.core import Run
 from agent.run.stops import Stop, limit_stop
 from agent.tools.control import finish_summary
@@ -92,9 +92,12 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
         report = await run_tests(run)
         run.conversation.add_feedback(await deps.policy.after_edit(report, paths, run.sandbox))
         this_step = state.last_edit_step == state.steps  # the change was that edit
-        if not report.ok and before_edit and this_step and candidates_allowed(run):
-            assert state.last_edit is not None
-            report = await candidate_round(run, state.last_edit, before_edit, report) or report
+        if not report.ok and before_edit and this_step:
+            from agent.repair.candidates import candidate_round, candidates_allowed
+
+            if candidates_allowed(run):
+                assert state.last_edit is not None
+                report = await candidate_round(run, state.last_edit, before_edit, report) or report
         if state.after_edit_tests(before, report):
             n = state.edits_without_progress
             raise limit_stop(
@@ -111,6 +114,8 @@ async def after_failed_edit(run: Run, call: ToolCall) -> bool:
     state = run.state
     if state.edits_without_progress < FAILED_EDITS_BEFORE_CANDIDATES:
         return False
+    from agent.repair.candidates import candidate_round, candidates_allowed
+
     if not candidates_allowed(run) or not run.deps.tool_context.test_command:
         return False
     tests = state.last_tests or await run_tests(run)  # what candidates must beat

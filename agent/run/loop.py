@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import TYPE_CHECKING
 
 from agent import tools
 from agent.errors import ModelError
@@ -31,11 +32,9 @@ from agent.events import (
     UsageUpdated,
 )
 from agent.llm.base import Completion, ToolCall
-from agent.prompts.briefing import Briefing
 from agent.prompts.conversation import truncate
 from agent.prompts.shape import shape_of
 from agent.prompts.system import QUESTION_NOTE
-from agent.repair.first_try import first_try
 from agent.run.checks import (
     after_changes,
     after_failed_edit,
@@ -49,6 +48,9 @@ from agent.run.stops import Stop, limit_stop, status_for
 from agent.run.turn import request_turn
 from agent.tools.gate import ApprovalStop
 from sandbox.base import SandboxError
+
+if TYPE_CHECKING:
+    from agent.prompts.briefing import Briefing
 
 __all__ = ["LoopDeps", "drive"]
 
@@ -93,7 +95,10 @@ async def _until_stopped(run: Run, briefing: Briefing | None) -> Stop:
         async with wall_clock:
             asked = run.conversation.instructions
             words = asked[-1] if asked else ""
-            await first_try(run, briefing, words, run.state.shape)
+            if briefing is not None:  # a small model's first try at a fix
+                from agent.repair.first_try import first_try
+
+                await first_try(run, briefing, words, run.state.shape)
             while True:
                 await _step(run)
     except Stop as stop:

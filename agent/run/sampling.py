@@ -8,7 +8,6 @@ import contextlib
 from agent.errors import ModelError
 from agent.events import UsageUpdated
 from agent.llm.base import Completion, Message, ToolSpec
-from agent.prompts.briefing import with_task
 from agent.run.core import Run
 
 
@@ -27,6 +26,8 @@ async def ask_once(
     The run's task goes with every request: where `messages` do not hold it word for word
     (a summary of the newest steps only), it is put at the head of their first user
     message. Requests outside a task (a review's) have no instructions and go unchanged."""
+    from agent.prompts.briefing import with_task  # most runs never ask anything of their own
+
     deps = run.deps
     asked = run.conversation.instructions
     messages = with_task(messages, asked[-1] if asked else "")

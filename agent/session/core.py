@@ -62,8 +62,9 @@ class Session(SessionParts):
             self.client = await models.main_client(self.settings)
         self.policy = policy_for(self.client.profile)
         parts = await startup.start_parts(
-            self.repo, self.settings, self.session_id, self.policy, self.sandbox,
-            self._given_mcp, self.start_notes, self.on_progress,
+            self.repo, self.settings, self.session_id, self.policy, self.client.profile,
+            self._sandbox_starting if self.sandbox is None else self.sandbox, self._given_mcp,
+            self.start_notes, self.on_progress,
         )  # fmt: skip
         self.sandbox, self.mcp, self._stable = parts.sandbox, parts.mcp, parts.stable
         self.prefix_parts, self.skills = parts.parts, parts.skills
@@ -77,7 +78,8 @@ class Session(SessionParts):
         self._deps = await startup.loop_deps(
             self.repo, self.settings, self.client, self.policy, self.sandbox, self.gate,
             self.conversation, self.tests, with_skills(self.skills, self.mcp), self.hooks,
-            functools.partial(self.store.record_request, self.session_id), self.start_notes,
+            functools.partial(self.store.record_request, self.session_id), parts.window,
+            self.start_notes,
         )  # fmt: skip
         if changed:
             self._said_test_command(changed)

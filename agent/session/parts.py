@@ -46,13 +46,18 @@ class SessionParts:
         store: Store | None = None,
         baseline_tests: bool = True,
         mcp_servers: dict[str, McpServer] | None = None,
+        sandbox_starting: asyncio.Future[Sandbox] | None = None,
     ) -> None:
+        """`sandbox_starting`: the caller's sandbox, still starting (`kiln run` starts it
+        first); the session waits for it while the rest of its start goes on, and the
+        caller closes it when it fails to start."""
         self.settings = settings
         self.repo = Path(repo).resolve()
         self.approver = approver
         self.session_id = session_id or uuid.uuid4().hex[:12]
         self.client = client
         self.sandbox = sandbox
+        self._sandbox_starting = sandbox_starting
         self.store = store
         self.events: list[Event] = []
         self.checkpoints: list[Checkpointed] = []

@@ -1,7 +1,8 @@
 """A session's start-up once its model client is open (`models.py`): the sandbox, the MCP
-servers and the stable prefix (project rules, the skills and the repo map) started side by
-side; then the loop's dependencies, made once: the context window and the fast model among
-them. Nothing half-started stays behind when one of them fails."""
+servers, the stable prefix (project rules, the skills and the repo map) and the server's
+context window side by side; then the window's calibration and the loop's dependencies,
+made once (the fast model among them). Nothing half-started stays behind when one of them
+fails."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ class Started:
     stable: str  # what follows the system prompt in every request
     parts: dict[str, str]  # the stable text by part (rules, skills, map), for /context
     skills: Skills  # their metadata is in `stable`; read_skill reads the rest
+    window: Window  # as configured or declared; calibrated once the system prompt is made
 
 
 def ignored_keys(settings: Settings) -> list[str]:
@@ -59,34 +61,53 @@ async def start_parts(
     settings: Settings,
     session_id: str,
     policy: PromptPolicy,
-    sandbox: Sandbox | None,
+    profile: ModelProfile,
+    sandbox: Sandbox | asyncio.Future[Sandbox] | None,
     given_mcp: dict[str, McpServer],
     notes: list[str],
     on_progress: Callable[[str], None] | None,
 ) -> Started:
-    """The sandbox (unless given), the MCP servers and the stable prefix, side by side:
+    """The sandbox (unless given, or being started by the caller, who closes it), the MCP
+    servers, the stable prefix and the window the model's server declares, side by side:
     a big repository's first map takes seconds, and so does a container."""
-    skills = await asyncio.to_thread(load_skills, repo)
-    notes.extend(skills.notes)
-    stable = asyncio.ensure_future(stable_extra(repo, settings, policy, notes, skills))
-    mcp = asyncio.ensure_future(start_mcp(repo, settings, given_mcp, notes))
-    if sandbox is None:
-        made: list[Sandbox] = []
+    window = asyncio.ensure_future(declared_window(profile, settings))
+    try:
+        skills = await asyncio.to_thread(load_skills, repo)
+        notes.extend(skills.notes)
+        stable = asyncio.ensure_future(stable_extra(repo, settings, policy, notes, skills))
+        mcp = asyncio.ensure_future(start_mcp(repo, settings, given_mcp, notes))
         try:
-            sandbox = await start_sandbox(
-                repo, settings, session_id, made, notes.append, on_progress
-            )
+            if sandbox is None:
+                sandbox = await _own_sandbox(repo, settings, session_id, notes, on_progress)
+            elif isinstance(sandbox, asyncio.Future):
+                sandbox = await sandbox
         except BaseException:
-            for box in made:  # nothing half-started stays behind; start() may be retried
-                with contextlib.suppress(Exception):
-                    await box.close()
             with contextlib.suppress(BaseException):
                 await stable
             await _close_mcp(mcp)
             raise
-    parts = await stable
-    text = "\n\n".join(p for p in parts.values() if p)
-    return Started(sandbox, await mcp, text, parts, skills)
+        parts = await stable
+        text = "\n\n".join(p for p in parts.values() if p)
+        return Started(sandbox, await mcp, text, parts, skills, await window)
+    finally:
+        window.cancel()  # asked and answered by now, unless a part failed
+
+
+async def _own_sandbox(
+    repo: Path,
+    settings: Settings,
+    session_id: str,
+    notes: list[str],
+    on_progress: Callable[[str], None] | None,
+) -> Sandbox:
+    made: list[Sandbox] = []
+    try:
+        return await start_sandbox(repo, settings, session_id, made, notes.append, on_progress)
+    except BaseException:
+        for box in made:  # nothing half-started stays behind; start() may be retried
+            with contextlib.suppress(Exception):
+                await box.close()
+        raise
 
 
 async def stable_extra(
@@ -139,10 +160,9 @@ async def _close_mcp(started: asyncio.Future[ExternalTools | None]) -> None:
             await tools.close()
 
 
-async def context_window(profile: ModelProfile, settings: Settings, system: str) -> Window:
-    """The model's context window: configured, else what its server declares, else
-    the profile's default; calibrated with the server's tokenizer (on `system`) where it
-    has one."""
+async def declared_window(profile: ModelProfile, settings: Settings) -> Window:
+    """The model's context window: configured, else what its server declares, else the
+    profile's default. Asked while the rest of the session starts."""
     tokens = profile.context_window
     configured = "models.main.context_window" in settings.sources or (
         tokens != ModelProfile().context_window  # a profile kiln made (the local model)
@@ -155,6 +175,11 @@ async def context_window(profile: ModelProfile, settings: Settings, system: str)
         tokens, known = (served, True) if served else (tokens, False)
     window = Window(tokens, profile.max_output_tokens, settings.context.compact_at)
     window.known = known
+    return window
+
+
+async def calibrated(window: Window, profile: ModelProfile, system: str) -> Window:
+    """`window` calibrated with the server's tokenizer (on `system`) where it has one."""
     if profile.provider != "anthropic" and profile.base_url:
         counted = await served_token_count(profile.base_url, system)
         if counted:
@@ -174,10 +199,11 @@ async def loop_deps(
     mcp: ExternalTools | None,
     hooks: HookRunner,
     on_request: OnRequest,
+    window: Window,
     notes: list[str],
 ) -> LoopDeps:
     """What every run of the session needs, made once: the tools' context, the meter, the
-    window, the fast model."""
+    window (calibrated here), the fast model."""
     context = tools.ToolContext(
         sandbox=sandbox,
         settings=settings,
@@ -197,6 +223,6 @@ async def loop_deps(
         before_change=tests.wait,
         tests_before=lambda: tests.before,
         on_request=on_request,
-        window=await context_window(client.profile, settings, conversation.system),
+        window=await calibrated(window, client.profile, conversation.system),
         fast=await fast_model(settings, notes),
     )

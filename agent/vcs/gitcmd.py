@@ -1,5 +1,8 @@
 """git through gitpython, as the commit, undo and queue code needs it: the exit status and
-both streams, never an exception for a refusal (the caller words that in one sentence)."""
+both streams, never an exception for a refusal (the caller words that in one sentence).
+
+gitpython is imported on the first such command: a run that commits nothing never pays for
+its import (the slowest of a run's) and the two `git version` processes it starts."""
 
 from __future__ import annotations
 
@@ -8,8 +11,6 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-import git
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ def run(
         )
         decoded = (done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace"))
         return Done(done.returncode, *decoded)
+    import git
+
     runner = git.Git(str(repo))
     code, out, err = runner.execute(
         ["git", *args],
@@ -56,5 +59,8 @@ def run(
 
 
 def git_dir(repo: Path) -> Path:
-    found = run(repo, "rev-parse", "--absolute-git-dir").out.strip()
+    """The repository's git directory (a worktree's own too); asked of git, since
+    `GIT_DIR` or a `.git` file may put it anywhere."""
+    done = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=repo, capture_output=True)
+    found = os.fsdecode(done.stdout).strip()
     return Path(found) if found else repo / ".git"

@@ -28,7 +28,10 @@ def ledger_path(repo: Path) -> Path:
 
 
 def entries(repo: Path) -> list[Entry]:
-    path = ledger_path(repo)
+    return _read(ledger_path(repo))
+
+
+def _read(path: Path) -> list[Entry]:
     if not path.is_file():
         return []
     out = []
@@ -38,8 +41,7 @@ def entries(repo: Path) -> list[Entry]:
     return out
 
 
-def _write(repo: Path, all_entries: list[Entry]) -> None:
-    path = ledger_path(repo)
+def _write(path: Path, all_entries: list[Entry]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = "".join(json.dumps(asdict(e)) + "\n" for e in all_entries)
     tmp = path.with_suffix(".tmp")
@@ -48,7 +50,8 @@ def _write(repo: Path, all_entries: list[Entry]) -> None:
 
 
 def record(repo: Path, entry: Entry) -> None:
-    _write(repo, [*entries(repo), entry])
+    path = ledger_path(repo)  # one `git rev-parse` for the read and the write
+    _write(path, [*_read(path), entry])
 
 
 def last_open(repo: Path, session: str = "") -> Entry | None:
@@ -61,8 +64,9 @@ def last_open(repo: Path, session: str = "") -> Entry | None:
 
 def update(repo: Path, changed: Entry) -> None:
     """Write `changed` back over the entry it was read from (matched by time and session)."""
-    kept = entries(repo)
+    path = ledger_path(repo)
+    kept = _read(path)
     for index, entry in enumerate(kept):
         if entry.time == changed.time and entry.session == changed.session:
             kept[index] = changed
-    _write(repo, kept)
+    _write(path, kept)
