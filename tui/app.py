@@ -146,8 +146,8 @@ class KilnApp(App[int]):
             self.settings.ui.theme, self.settings.sources.get("ui.theme", "default")
         )
         name = wanted if wanted in self.available_themes else themes.DEFAULT_THEME
-        theme = self.get_theme(name)
-        if theme is None or theme.dark != self.current_theme.dark:
+        wanted_theme = self.get_theme(name)
+        if wanted_theme is None or wanted_theme.dark != self.current_theme.dark:
             self.theme = name
             return
         # Nothing is parsed or drawn yet: the theme's variables and class are set as
