@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from agent.local.catalog import DEFAULT_MODEL, MODELS
 
 llama_cpp = pytest.importorskip("llama_cpp")
+np = pytest.importorskip("numpy")
 server_process = pytest.importorskip("agent.local.server_process")
 
 _DATA_HOME = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
