@@ -67,9 +67,11 @@ def implement_request(
 
 def improve_request(
     task: str, documents: str, path: str, stub: str, tests: dict[str, str], candidate: str,
-    failure: str,
+    failure: str, turn: int = 0,
 ) -> list[Message]:  # fmt: skip
-    """The best module so far handed back with the tests it still fails."""
+    """The best module so far handed back with the tests it still fails: a few of their
+    failures, a different few on each `turn`, so that a model which answered the first
+    view with its own module again sees another way in."""
     messages = implement_request(task, documents, path, stub, tests)
     said = f"```python\n{candidate.rstrip()}\n```"
     messages.append(Message("assistant", said))
@@ -77,11 +79,51 @@ def improve_request(
         Message(
             "user",
             "kiln ran the tests on it; these still fail:\n"
-            f"{_cut(failure, MAX_FAILURE_CHARS, 'the test output')}\n\n"
+            f"{failures_shown(failure, turn, MAX_FAILURE_CHARS)}\n\n"
             f"Fix the module: write the complete corrected {path}.",
         )
     )
     return messages
+
+
+# Where one failure's account starts in a digest: pytest's `-- test name` line, unittest's
+# `FAIL: test (where)` or `ERROR: ...` title.
+_FAILURE_TITLE = re.compile(r"^(?:-- \S|FAIL: |ERROR: )")
+
+
+def failures_shown(digest: str, turn: int, most: int) -> str:
+    """A test digest as an improvement asks with it: its counts, then whole failures from
+    the `turn`-th on (round the list), while they fit in `most` characters. The list of
+    failing names is left out: the failures shown name their tests, and the names of the
+    others would crowd out what they say."""
+    head, _, details = digest.partition("\n\n")
+    counts = head.splitlines()[0] if head else ""
+    blocks: list[list[str]] = []
+    for line in details.splitlines():
+        if not blocks or _FAILURE_TITLE.match(line):
+            blocks.append([])
+        blocks[-1].append(line)
+    accounts = ["\n".join(block).strip() for block in blocks if "".join(block).strip()]
+    if len(accounts) < 2:
+        return _cut(digest, most, "the test output")
+    step = len(_fitting(accounts, most - len(counts)))  # each turn starts past the last one's
+    first = (turn * step) % len(accounts)
+    shown = _fitting(accounts[first:] + accounts[:first], most - len(counts))
+    left = len(accounts) - len(shown)
+    more = f"\n\n({left} more failures not shown)" if left else ""
+    return counts + "\n\n" + "\n\n".join(shown) + more
+
+
+def _fitting(accounts: list[str], most: int) -> list[str]:
+    """The first accounts while they fit in `most` characters (the first one cut to fit)."""
+    shown: list[str] = []
+    size = 0
+    for account in accounts:
+        if shown and size + len(account) + 2 > most:
+            break
+        shown.append(_cut(account, most - size, "this failure"))
+        size += len(shown[-1]) + 2
+    return shown
 
 
 def compact_tests(source: str, most: int) -> str:

@@ -48,6 +48,10 @@ NOTHING_BETTER_SHARE = 0.9
 REPLY_TOKENS_PER_STUB_BYTE = 1.0  # a module grows well past its stub: room for that
 MIN_REPLY_TOKENS, MAX_REPLY_TOKENS = 1024, 3072
 MIN_TESTS_S = 30.0
+# A small model handed its module back with the failures often answers with the same
+# module: each such echo shows it other failures next time, and after this many the turns
+# go to fresh samples until a better module comes.
+MAX_ECHOES = 3
 
 
 @dataclass
@@ -103,23 +107,27 @@ async def _sample(run: Run, task: str, stub: Stub, baseline: TestDigest) -> tupl
     rounds = 2 * max(1, profile.candidates if profile.candidates >= 0 else 8)
     timeout_s = max(MIN_TESTS_S, 5 * baseline.duration_s)
     best, tried, seen = _Best(), 0, set()
+    echoes = 0  # improvements of the best so far that answered with it unchanged
     for attempt in range(rounds):
         better = best.report is not None and best.report.passed > baseline.passed
         share = WALL_CLOCK_SHARE if better else NOTHING_BETTER_SHARE
         if clock and run.state.elapsed > clock * share:
             break
         improving = attempt % 2 == 0 and attempt > 0 and best.report is not None
-        if improving:
+        if improving and echoes < MAX_ECHOES:
             assert best.report is not None
-            messages = improve_request(task, stub.documents, stub.path, stub.text,
-                                       stub.tests, best.module, best.report.text)  # fmt: skip
+            messages = improve_request(task, stub.documents, stub.path, stub.text, stub.tests,
+                                       best.module, best.report.text, turn=echoes)  # fmt: skip
         else:
+            improving = False
             messages = implement_request(task, stub.documents, stub.path, stub.text, stub.tests)
         temperature = 0.0 if attempt == 0 else profile.candidate_temperature
         completion = await ask_once(
             run, messages, [], max_tokens=_reply_tokens(stub), temperature=temperature
         )
         module = module_from_reply(completion.message.content, stub.text) if completion else None
+        if improving and module == best.module:
+            echoes += 1
         if module is None or module in seen:
             continue
         seen.add(module)
@@ -127,7 +135,7 @@ async def _sample(run: Run, task: str, stub: Stub, baseline: TestDigest) -> tupl
         tried += 1
         report = await run_test_command(run.tool_context, timeout_s=timeout_s)
         if best.beaten_by(report):
-            best = _Best(module, report)
+            best, echoes = _Best(module, report), 0
         if report.ok:
             break
     return tried, best

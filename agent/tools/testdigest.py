@@ -263,7 +263,7 @@ def _pytest(output: str) -> Parsed:
         ]
         if keep:
             details.append("\n".join(keep[:PER_FAILURE_LINES]))
-        elif details and len(section) < 120:
+        elif len(section) < 120:  # a section's title: the failing test's name
             details.append(f"-- {section.strip()}")
     summary = [line for line in output.splitlines() if re.match(r"^(FAILED|ERROR) ", line)]
     body = "\n".join(details) or "\n".join(summary[:20])

@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 
 from agent.events import CandidateKind, CandidatesTried, Finished
-from agent.prompts.implement import compact_tests, module_from_reply
+from agent.llm.scripted.server import ScriptedServer
+from agent.prompts.implement import compact_tests, failures_shown, module_from_reply
 from agent.repair import implement
 from agent.repair.stubs import stubbed_names
 from agent.settings import trust
 from tests.conftest import make_git_repo
 from tests.repair.test_rewrites import _run, block
+from tests.scripted import small_model_session
 
 INSTRUCTIONS = "# Seasons\n\nGiven a month number, say which season of the year it falls in.\n"
 STUB = 'def season(month):\n    """The season of `month`, 1 to 12."""\n    pass\n'
@@ -110,3 +112,42 @@ async def test_samples_go_on_past_their_share_while_none_beats_the_stub(
     [tried] = [e for e in events if isinstance(e, CandidatesTried)]
     assert (tried.tried, tried.passing, tried.how) == (2, 1, CandidateKind.MODULE)
     assert events[-1].status == "done" and "'autumn']" in diff
+
+
+async def test_a_model_that_echoes_the_module_it_is_handed_gets_fresh_samples_instead(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = exercise(tmp_path)
+    wrong = [block(f"def season(month):\n    return 'x{i}'\n") for i in range(4)]
+    echo = block(HALF)  # an improvement of HALF that answers with HALF unchanged
+    script = [block(HALF), wrong[0], echo, wrong[1], echo, wrong[2], echo, wrong[3], block(WHOLE)]
+    with ScriptedServer(script) as server:
+        async with small_model_session(repo, server, candidates=5) as session:  # 10 turns
+            events = [e async for e in session.run(TASK)]
+            diff = await session.diff()
+        requests = list(server.chat_requests)
+    assert events[-1].status == "done" and "'autumn']" in diff
+    improving = ["still fail" in text for text in asks(requests)]
+    # Three echoes of the best module, then the turn that would improve it again samples.
+    assert improving == [False, False, True, False, True, False, True, False, False]
+
+
+def test_an_improvement_shows_whole_failures_a_different_few_each_turn() -> None:
+    names = [f"test_month_{i}" for i in range(12)]
+    accounts = "\n".join(
+        f"-- SeasonTest.{name}\n>       self.assertEqual(season({i}), 'x')\n"
+        f"E       AssertionError: 'winter' != 'x'\nseasons_test.py:{10 + i}: AssertionError"
+        for i, name in enumerate(names)
+    )
+    digest = (
+        "Tests FAILED: 1 passed, 12 failed, 0 errors  (`pytest`)\n"
+        f"Failing: {', '.join('seasons_test.py::SeasonTest::' + n for n in names)}\n\n{accounts}"
+    )
+    first, second = (failures_shown(digest, turn, 600) for turn in (0, 1))
+    for view in (first, second):
+        assert view.startswith("Tests FAILED: 1 passed, 12 failed") and "Failing:" not in view
+        assert len(view) <= 650 and "more failures not shown" in view
+    shown = [set(re.findall(r"test_month_\d+", view)) for view in (first, second)]
+    assert shown[0] and shown[1] and not shown[0] & shown[1]
+    # Each failure whole: its assertion and error under its name.
+    assert "-- SeasonTest.test_month_0\n>       self.assertEqual(season(0), 'x')\nE  " in first

@@ -69,6 +69,9 @@ def test_digest_of_real_pytest_output(tmp_path: Path) -> None:
     assert "add is broken" in report.text
     assert "ZeroDivisionError" in report.text
     assert "calc.py:5" in report.text  # the traceback line pointing into the code
+    # Each failure under its test's name, the first one too.
+    assert report.text.index("-- test_add") < report.text.index("add is broken")
+    assert report.text.index("-- test_div") < report.text.index("ZeroDivisionError")
     assert not report.ok
 
 
