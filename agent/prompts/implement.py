@@ -103,7 +103,7 @@ def failures_shown(digest: str, turn: int, most: int) -> str:
         if not blocks or _FAILURE_TITLE.match(line):
             blocks.append([])
         blocks[-1].append(line)
-    accounts = ["\n".join(block).strip() for block in blocks if "".join(block).strip()]
+    accounts = [_brief(block) for block in blocks if "".join(block).strip()]
     if len(accounts) < 2:
         return _cut(digest, most, "the test output")
     step = len(_fitting(accounts, most - len(counts)))  # each turn starts past the last one's
@@ -112,6 +112,26 @@ def failures_shown(digest: str, turn: int, most: int) -> str:
     left = len(accounts) - len(shown)
     more = f"\n\n({left} more failures not shown)" if left else ""
     return counts + "\n\n" + "\n\n".join(shown) + more
+
+
+# Of one failure's account: the lines after its title, and of those the error's own
+# (pytest's `E` lines: a long list diff goes on for a dozen) that an improvement shows.
+ACCOUNT_LINES, ERROR_LINES = 6, 2
+
+
+def _brief(block: list[str]) -> str:
+    """One failure as an improvement shows it: its title, the test's line and the first
+    lines of the error, so that more of the failures fit."""
+    kept, errors = [], 0
+    for line in block[1:]:
+        if not line.strip(" E"):
+            continue
+        if line.startswith("E "):
+            errors += 1
+            if errors > ERROR_LINES:
+                continue
+        kept.append(line)
+    return "\n".join([block[0], *kept[:ACCOUNT_LINES]]).strip()
 
 
 def _fitting(accounts: list[str], most: int) -> list[str]:

@@ -149,5 +149,14 @@ def test_an_improvement_shows_whole_failures_a_different_few_each_turn() -> None
         assert len(view) <= 650 and "more failures not shown" in view
     shown = [set(re.findall(r"test_month_\d+", view)) for view in (first, second)]
     assert shown[0] and shown[1] and not shown[0] & shown[1]
-    # Each failure whole: its assertion and error under its name.
+    # Each failure under its name: the test's line and the first lines of its error.
     assert "-- SeasonTest.test_month_0\n>       self.assertEqual(season(0), 'x')\nE  " in first
+    long_diff = "\n".join(
+        ["-- T.test_list", ">       assert f() == [1]", "E  one", "E  two"]
+        + [f"E  line {i}" for i in range(10)]
+        + ["t.py:3: AssertionError"]
+    )
+    digest_of_two = (
+        f"Tests FAILED: 0 passed, 2 failed\n\n{long_diff}\n{accounts.split(chr(10) + '-- ')[0]}"
+    )
+    assert "E  one\nE  two\nt.py:3: AssertionError" in failures_shown(digest_of_two, 0, 600)
