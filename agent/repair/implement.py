@@ -6,9 +6,11 @@ no bug to localise and nothing worth mutating. kiln asks the model for the whole
 (agent/prompts/implement.py): first its likeliest reply, then, in turns, a fresh sample
 and the best module so far handed back with the tests it still fails. Each candidate is
 written over the stub and the tests run; the first that passes them all is kept and the
-run is done. When the time share runs out, the candidate that passed the most tests stays
-in place (if it beat the stub) and is briefed as code to repair: the rewrites and kiln's
-one-token variants of its functions come next (agent/repair/rewrites.py), then the loop.
+run is done. A candidate that passes a test the best one fails lends it its functions,
+one at a time (crossover.py). When the time share runs out, the candidate that passed
+the most tests stays in place (if it beat the stub) and is briefed as code to repair: the
+rewrites and kiln's one-token variants of its functions come next
+(agent/repair/rewrites.py), then the loop.
 While no candidate beats the stub, sampling goes on for the first try's whole share.
 """
 
@@ -30,6 +32,7 @@ from agent.llm.base import Message
 from agent.prompts.briefing import Briefing, brief
 from agent.prompts.implement import implement_request, improve_request, module_from_reply
 from agent.repair.candidates import candidates_allowed, restored_if_cut
+from agent.repair.crossover import crosses, definitions
 from agent.repair.stubs import Stub, find_stub
 from agent.run.checks import record_tests
 from agent.run.core import Run
@@ -52,6 +55,8 @@ MIN_TESTS_S = 30.0
 # module: each such echo shows it other failures next time, and after this many the turns
 # go to fresh samples until a better module comes.
 MAX_ECHOES = 3
+# Definitions of one candidate crossed into the best (crossover.py): each costs a test run.
+MAX_CROSSES = 8
 
 
 @dataclass
@@ -134,8 +139,44 @@ async def _sample(run: Run, task: str, stub: Stub, baseline: TestDigest) -> tupl
         await _write(run, stub.path, module)
         tried += 1
         report = await run_test_command(run.tool_context, timeout_s=timeout_s)
+        other = _Best(module, report)
         if best.beaten_by(report):
-            best, echoes = _Best(module, report), 0
+            best, other, echoes = other, best, 0  # the one it beat may still pass others
+        if not report.ok and _complements(best, other):
+            crossed, best = await _crossed(run, stub, best, other, seen, timeout_s)
+            tried += crossed
+        if best.report is not None and best.report.ok:
+            break
+    return tried, best
+
+
+def _complements(best: _Best, other: _Best) -> bool:
+    """`other` passes a test that `best` fails (both ran the tests to a verdict)."""
+    if best.report is None or other.report is None or other.report.passed == 0:
+        return False
+    return bool(set(best.report.failing) - set(other.report.failing))
+
+
+async def _crossed(
+    run: Run, stub: Stub, best: _Best, donor: _Best, seen: set[str], timeout_s: float
+) -> tuple[int, _Best]:
+    """Each of the donor's definitions put in place of the best's own, one at a time, the
+    tests judging (crossover.py); a cross that passes more becomes the best and the
+    crossing goes on from it. Returns the crosses tried and the best after them."""
+    tried = 0
+    for name in list(definitions(donor.module))[:MAX_CROSSES]:
+        module = dict(crosses(best.module, donor.module)).get(name)
+        if module is None or module in seen:
+            continue
+        seen.add(module)
+        await _write(run, stub.path, module)
+        tried += 1
+        report = await run_test_command(run.tool_context, timeout_s=timeout_s)
+        if best.beaten_by(report):
+            assert best.report is not None
+            run.emit(Notice(f"{name} taken from another candidate: {report.passed} tests pass "
+                            f"where {best.report.passed} did."))  # fmt: skip
+            best = _Best(module, report)
         if report.ok:
             break
     return tried, best
