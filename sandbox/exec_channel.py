@@ -2,7 +2,7 @@
 
 The server starts with the container, on the main process's attached stdin and stdout
 (see LAUNCH), or, should it die, again with one `docker exec` attached the same way;
-after that every command is one request line out and a few frames back, with no engine
+after that every command is one request frame out and a few frames back, with no engine
 round trip. A reader thread demultiplexes the frames: output goes straight to each command's
 sinks (bounded pieces, so memory stays flat), the exit status resolves its future.
 
@@ -14,10 +14,9 @@ pending command learns it at once and the backend starts a new one when next nee
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import itertools
-import json
+import marshal
 import socket
 import struct
 import threading
@@ -151,15 +150,15 @@ class ExecChannel:
             "argv": argv,
             "cwd": cwd,
             "env": env or {},
-            "stdin": None if stdin is None else base64.b64encode(stdin).decode(),
+            "stdin": stdin,
             "sweep": sweep,
         }
-        line = json.dumps(request).encode() + b"\n"
+        frame = _frame(request)
         try:
-            if len(line) > 65536:  # a big upload must not block the event loop
-                await asyncio.to_thread(self._send, line)
+            if len(frame) > 65536:  # a big upload must not block the event loop
+                await asyncio.to_thread(self._send, frame)
             else:
-                self._send(line)
+                self._send(frame)
             return await asyncio.wait_for(asyncio.shield(job.future), deadline_s)
         except TimeoutError:
             self.kill(rid)
@@ -172,7 +171,7 @@ class ExecChannel:
         """Kill request `rid`'s whole process group; its late output is dropped."""
         if self._jobs.pop(rid, None) is not None:
             with contextlib.suppress(ChannelClosed):
-                self._send(json.dumps({"kill": rid}).encode() + b"\n")
+                self._send(_frame({"kill": rid}))
 
     def _send(self, line: bytes) -> None:
         if not self.alive:
@@ -240,6 +239,13 @@ class ExecChannel:
             )
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 job.loop.call_soon_threadsafe(_resolve, job.future, outcome)
+
+
+def _frame(request: dict[str, object]) -> bytes:
+    """A request as the server reads it: its length, then marshal's bytes (the server
+    imports nothing to read them; only the server, never kiln, unmarshals)."""
+    payload = marshal.dumps(request)
+    return len(payload).to_bytes(4, "big") + payload
 
 
 def _ended(status: bytes) -> Ended:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.docker_backend import DockerSandbox
+from sandbox.exec_channel import Ended, ExecChannel
 
 MakeSandbox = Callable[..., DockerSandbox]
 
@@ -90,6 +91,41 @@ async def test_commands_get_signals_as_any_process_would(
     await sandbox.start()
     result = await sandbox.exec("grep -E '^Sig(Ign|Blk)' /proc/self/status")
     assert result.output.split() == ["SigBlk:", "0000000000000000", "SigIgn:", "0000000000000000"]
+
+
+async def ask(channel: ExecChannel, argv: list[str], cwd: str, command: bool) -> tuple[Ended, str]:
+    """One request straight to a server: how it ended, and its stdout and stderr."""
+    output: list[bytes] = []
+    ended = await channel.run(
+        argv, output.append, output.append, cwd=cwd, env=None, stdin=None, deadline_s=30,
+        sweep=command,
+    )  # fmt: skip
+    return ended, b"".join(output).decode()
+
+
+@pytest.mark.docker
+async def test_what_could_not_start_is_named_whichever_way_it_starts(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    # A command (swept after) is forked as Popen would; kiln's own scripts are spawned:
+    # both run where they are asked to, and say what was missing when they cannot.
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    assert sandbox.client is not None and sandbox.container_id is not None
+    channel = await asyncio.to_thread(ExecChannel.open, sandbox.client, sandbox.container_id)
+    assert channel is not None
+    try:
+        for command in (True, False):
+            ended, said = await ask(channel, ["pwd"], "/workspace/src", command)
+            assert (ended.code, said) == (0, "/workspace/src\n")
+            ended, said = await ask(channel, ["pwd"], "/workspace/no-such-dir", command)
+            assert ended.code == 127 and "/workspace/no-such-dir" in said, said
+            ended, said = await ask(channel, ["no-such-program"], "/workspace", command)
+            assert ended.code == 127 and "no-such-program" in said, said
+            ended, said = await ask(channel, ["/workspace/README.md"], "/", command)
+            assert ended.code == 126 and "Permission denied" in said, said  # not executable
+    finally:
+        channel.close()
 
 
 @pytest.mark.docker
