@@ -157,6 +157,15 @@ class WorkspaceSandbox:
         With `sweep` (a command's), what it left running outside its group is killed after."""
         raise NotImplementedError
 
+    async def _run_command(self, cmd: str, limit: float, sink: Sink, cwd: str) -> RunOutcome:
+        """One of exec()'s commands: bash runs `cmd` with no input, stderr joined to
+        stdout, stopped after `limit` seconds (exit 124), everything it left in its process
+        group killed when it ends, then its strays. By default the wrapper does that
+        inside the sandbox (command_argv), and kiln gives up 10 s after the limit."""
+        return await self._run(
+            command_argv(cmd, limit), sink, cwd=cwd, deadline_s=limit + 10, sweep=True
+        )
+
     async def stop_strays(self) -> int:
         """Kill what commands left running in the background; how many. Nothing by default:
         a backend whose commands each end with their own pid namespace leaves none."""
@@ -187,10 +196,7 @@ class WorkspaceSandbox:
         before = await asyncio.to_thread(self._scan, layout)
         self._changing(+1)
         try:
-            run = self._run(
-                command_argv(cmd, limit), capture.feed, cwd=workdir, deadline_s=limit + 10,
-                sweep=True,
-            )  # fmt: skip
+            run = self._run_command(cmd, limit, capture.feed, workdir)
             outcome = await quota.watched(run, layout.root, disk_limit, before.used)
         except quota.DiskQuotaHit as hit:
             outcome = RunOutcome(_KILLED_EXIT)

@@ -21,7 +21,14 @@ from typing import Any
 
 from sandbox import engine, engine_api, gitstate, reaper, setup, strays, workspace
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
-from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
+from sandbox.common import (
+    RunOutcome,
+    Sink,
+    WorkspaceSandbox,
+    command_argv,
+    safe_relpath,
+    sandbox_env,
+)
 from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
 from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel, launch_command
@@ -291,8 +298,11 @@ class DockerSandbox(WorkspaceSandbox):
         err_sink: Sink | None = None,
         stdin: bytes | None = None,
         sweep: bool = False,
+        limit: float | None = None,
     ) -> RunOutcome:
-        run = (argv, sink, cwd, env, deadline_s, err_sink, stdin, sweep)
+        """`limit`: argv is ["bash", "-c", cmd], one of exec()'s commands, which the command
+        server runs under that limit itself (see _run_command); plain exec wraps it."""
+        run = (argv, sink, cwd, env, deadline_s, err_sink, stdin, sweep, limit)
         try:
             return await self._run_once(*run)
         except ContainerMissing:
@@ -309,6 +319,7 @@ class DockerSandbox(WorkspaceSandbox):
         err_sink: Sink | None,
         stdin: bytes | None,
         sweep: bool,
+        limit: float | None,
     ) -> RunOutcome:
         ended: Ended | None = None
         for _attempt in range(2):
@@ -318,7 +329,7 @@ class DockerSandbox(WorkspaceSandbox):
             try:
                 ended = await channel.run(
                     argv, sink, err_sink or sink, cwd=cwd, env=env, stdin=stdin,
-                    deadline_s=deadline_s, sweep=sweep,
+                    deadline_s=deadline_s, sweep=sweep, limit=limit,
                 )  # fmt: skip
                 break
             except ChannelClosed:  # it died before the request went out: send it again
@@ -326,6 +337,8 @@ class DockerSandbox(WorkspaceSandbox):
         if ended is None:
             if stdin is not None:
                 raise SandboxError("The sandbox cannot take input now; run the step again.")
+            if limit is not None:
+                argv = command_argv(argv[-1], limit)
             code, deadline_hit = await self._plain_exec(argv, sink, err_sink, cwd, env, deadline_s)
             strays = await self.stop_strays() if sweep else 0
             ended = Ended(code, deadline_hit, strays)
@@ -333,6 +346,13 @@ class DockerSandbox(WorkspaceSandbox):
             return await asyncio.to_thread(self._judge, ended)
         oom = ended.oom_kills >= 0 and self._oom_count(ended.oom_kills)
         return RunOutcome(ended.code, oom, ended.deadline_hit, ended.strays)
+
+    async def _run_command(self, cmd: str, limit: float, sink: Sink, cwd: str) -> RunOutcome:
+        """Through the command server, which does the wrapper's work itself: two processes
+        (the wrapper's shell and `timeout`) fewer for every command."""
+        return await self._run(
+            ["bash", "-c", cmd], sink, cwd=cwd, deadline_s=limit + 10, sweep=True, limit=limit
+        )
 
     async def stop_strays(self) -> int:
         """Kill what commands left running outside their process groups; how many. Through

@@ -139,8 +139,12 @@ class ExecChannel:
         stdin: bytes | None,
         deadline_s: float | None,
         sweep: bool = False,
+        limit: float | None = None,
     ) -> Ended:
-        """How it ended; with `sweep`, the processes it left behind are killed first."""
+        """How it ended; with `sweep`, the processes it left behind are killed first. With
+        `limit`, argv is a command the server runs as kiln's wrapper would (no input,
+        stderr joined to stdout, stopped after `limit` seconds with exit 124, what it
+        left in its session killed at its end; sandbox/exec_server.py)."""
         loop = asyncio.get_running_loop()
         rid = next(self._ids)
         job = _Job(out, err, loop.create_future(), loop)
@@ -151,6 +155,7 @@ class ExecChannel:
             "cwd": cwd,
             "env": env or {},
             "stdin": stdin,
+            "limit": limit,
             "sweep": sweep,
         }
         frame = _frame(request)

@@ -84,6 +84,20 @@ async def test_a_command_that_kills_the_server_does_not_break_the_sandbox(
 
 
 @pytest.mark.docker
+async def test_a_command_past_its_limit_gets_term_then_kill(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    # What `timeout -k 1` did inside the wrapper, the server does itself.
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    polite = await sandbox.exec("trap 'echo got TERM; exit 5' TERM; sleep 300 & wait", timeout=1)
+    assert polite.timed_out and polite.exit_code == 124 and polite.output == "got TERM\n"
+    stubborn = await sandbox.exec("trap '' TERM; sleep 301 & wait; echo never", timeout=1)
+    assert stubborn.timed_out and stubborn.exit_code == 124 and "never" not in stubborn.output
+    assert await sleeps_left(sandbox) == 0
+
+
+@pytest.mark.docker
 async def test_commands_get_signals_as_any_process_would(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
@@ -98,7 +112,7 @@ async def ask(channel: ExecChannel, argv: list[str], cwd: str, command: bool) ->
     output: list[bytes] = []
     ended = await channel.run(
         argv, output.append, output.append, cwd=cwd, env=None, stdin=None, deadline_s=30,
-        sweep=command,
+        limit=30 if command else None,
     )  # fmt: skip
     return ended, b"".join(output).decode()
 
@@ -107,7 +121,7 @@ async def ask(channel: ExecChannel, argv: list[str], cwd: str, command: bool) ->
 async def test_what_could_not_start_is_named_whichever_way_it_starts(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
-    # A command (swept after) is forked as Popen would; kiln's own scripts are spawned:
+    # A command (one with a limit) is forked as Popen would; kiln's own scripts are spawned:
     # both run where they are asked to, and say what was missing when they cannot.
     sandbox = make_sandbox(repo)
     await sandbox.start()
