@@ -4,7 +4,9 @@ Run: python bench/kiln_timeline.py TREE TIMELINE_JSON kiln-arguments...
 TREE is the kiln source tree to run (this checkout, or another one to compare against).
 Records, relative to this process's first line: every Sandbox call, every Engine API
 request (container create, start, ...), the command server's handshake, every request
-sent to the server, and the detached removal; then the moment the process exits; and the
+sent to the server, and the detached removal; the session's own start-up beside them
+(Session.start, its stable prefix, the model server's window, the test runner check, the
+loop's dependencies); then the moment the process exits; and the
 CPU time the container used (its cgroup's, read as the sandbox closes). Written to
 TIMELINE_JSON as {"spans": [[start, end, thread, what], ...], "container_cpu_s": s};
 bench/bench_timeline.py runs it.
@@ -12,6 +14,8 @@ bench/bench_timeline.py runs it.
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import json
 import os
 import sys
@@ -98,6 +102,52 @@ class TracedSandbox(TimedSandbox):
         await super().close()
 
 
+# The session's own start-up, side by side with the sandbox's: wrapped when kiln imports
+# them (importing them here would move their import cost out of the run's own order).
+SESSION_PARTS = {
+    "agent.session.startup": {
+        "stable_extra": "session: stable prefix (rules, skills, repo map)",
+        "declared_window": "session: the model server's window",
+        "start_mcp": "session: MCP servers",
+        "loop_deps": "session: loop dependencies",
+    },
+    "agent.session.core": {"Session.start": "Session.start"},
+    "agent.session.baseline": {"TestCommand.runnable": "session: test runner check"},
+}
+
+
+def traced_async(what: str, call: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    async def wrapper(*args: Any, **kwargs: Any) -> T:
+        started = time.perf_counter()
+        try:
+            return await call(*args, **kwargs)
+        finally:
+            span(what, started)
+
+    return wrapper
+
+
+class WrapOnImport(importlib.abc.MetaPathFinder):
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name not in SESSION_PARTS:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        if spec is None or spec.loader is None:
+            return spec
+        load = spec.loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            load(module)
+            for dotted, what in SESSION_PARTS[name].items():
+                owner, _, attr = dotted.rpartition(".")
+                holder = getattr(module, owner) if owner else module
+                setattr(holder, attr, traced_async(what, getattr(holder, attr)))
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+sys.meta_path.insert(0, WrapOnImport())
 _create = sandbox.factory.create_sandbox
 sandbox.factory.create_sandbox = lambda *a, **k: TracedSandbox(_create(*a, **k))  # type: ignore[assignment]
 
