@@ -16,8 +16,9 @@ import shlex
 import threading
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sandbox import engine, engine_api, gitstate, reaper, setup, strays, workspace
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
@@ -33,6 +34,8 @@ from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
 from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel, launch_command
 from sandbox.sizes import parse_bytes
+
+T = TypeVar("T")
 
 
 class DockerSandbox(WorkspaceSandbox):
@@ -512,8 +515,39 @@ class DockerSandbox(WorkspaceSandbox):
             ) from None
 
     # -- files -----------------------------------------------------------------------
+    async def read_file(self, path: str) -> bytes:
+        """Read by the command server itself: no `cat` to start."""
+        rel = safe_relpath(path)
+        answer = await self._by_server(lambda c: c.read(f"{gitstate.WORKSPACE}/{rel}"))
+        if answer is None:
+            return await super().read_file(path)
+        code, data = answer
+        if code != 0:
+            raise FileNotFoundError(f"{rel} does not exist in the workspace")
+        return data
+
     async def _write_file(self, path: str, data: bytes) -> None:
         rel = safe_relpath(path)
+        answer = await self._by_server(lambda c: c.write(f"{gitstate.WORKSPACE}/{rel}", data))
+        code = answer[0] if answer is not None else await self._write_by_script(rel, data)
+        if code != 0:
+            raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")
+
+    async def _by_server(
+        self, ask: Callable[[ExecChannel], Awaitable[tuple[int | None, T]]]
+    ) -> tuple[int, T] | None:
+        """`ask` answered by the command server; None where there is none, or it went
+        away meanwhile: then a script does the same (and recovers a vanished container)."""
+        try:
+            channel = await self._live_channel()
+            answer = await ask(channel) if channel is not None else None
+        except (ContainerMissing, ChannelClosed):
+            return None
+        if answer is None or answer[0] is None:
+            return None
+        return answer[0], answer[1]
+
+    async def _write_by_script(self, rel: str, data: bytes) -> int:
         target = shlex.quote(f"{gitstate.WORKSPACE}/{rel}")
         # `cat >` keeps the mode of an existing file.
         write = f'mkdir -p "$(dirname {target})" && cat > {target}'
@@ -521,15 +555,14 @@ class DockerSandbox(WorkspaceSandbox):
             outcome = await self._run(
                 ["bash", "-c", write], lambda _: None, cwd=gitstate.WORKSPACE, stdin=data
             )
-            code = outcome.exit_code
-        else:  # plain docker exec has no input: stage the bytes with an archive upload
-            staged = f"{gitstate.KILN_GIT}/.kiln-upload-{next(self._counter)}"
-            await asyncio.to_thread(self._upload, staged, data)
-            code, _out = await self._script(
-                f"{write} < {staged}; s=$?; rm -f {staged}; exit $s", check=False
-            )
-        if code != 0:
-            raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")
+            return outcome.exit_code
+        # Plain docker exec has no input: the bytes are staged with an archive upload.
+        staged = f"{gitstate.KILN_GIT}/.kiln-upload-{next(self._counter)}"
+        await asyncio.to_thread(self._upload, staged, data)
+        code, _out = await self._script(
+            f"{write} < {staged}; s=$?; rm -f {staged}; exit $s", check=False
+        )
+        return code
 
     def _upload(self, name: str, data: bytes) -> None:
         engine_, container = self._need_container()

@@ -20,6 +20,7 @@ import marshal
 import socket
 import struct
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from sandbox.engine_api import Engine, Hijacked
 
 OUT, ERR, EXIT, TAKEN, READY = 1, 2, 3, 4, 5
 _HANDSHAKE = b"kiln-exec 1"
+FILE_DEADLINE_S = 600  # a file read or written by the server: as long as kiln's own scripts
 _SERVER_ARGV = ["python3", "-I", "-S", "-c"]
 
 
@@ -145,12 +147,7 @@ class ExecChannel:
         `limit`, argv is a command the server runs as kiln's wrapper would (no input,
         stderr joined to stdout, stopped after `limit` seconds with exit 124, what it
         left in its session killed at its end; sandbox/exec_server.py)."""
-        loop = asyncio.get_running_loop()
-        rid = next(self._ids)
-        job = _Job(out, err, loop.create_future(), loop)
-        self._jobs[rid] = job
         request = {
-            "id": rid,
             "argv": argv,
             "cwd": cwd,
             "env": env or {},
@@ -158,7 +155,31 @@ class ExecChannel:
             "limit": limit,
             "sweep": sweep,
         }
-        frame = _frame(request)
+        return await self._ask(request, out, err, deadline_s)
+
+    async def read(self, path: str) -> tuple[int | None, bytes]:
+        """A file's bytes, read by the server itself (no process to start): exit 0 and
+        them, 44 when it cannot be read, None when the server went away."""
+        chunks: list[bytes] = []
+        ended = await self._ask({"read": path}, chunks.append, _drop, FILE_DEADLINE_S)
+        return ended.code, b"".join(chunks)
+
+    async def write(self, path: str, data: bytes) -> tuple[int | None, str]:
+        """Write a file (and its folders) as `mkdir -p` and `cat >` would, in the server
+        itself: exit 0, or 1 and why, or None when the server went away."""
+        errors: list[bytes] = []
+        request = {"write": path, "stdin": data}
+        ended = await self._ask(request, _drop, errors.append, FILE_DEADLINE_S)
+        return ended.code, b"".join(errors).decode("utf-8", "replace").strip()
+
+    async def _ask(
+        self, request: Mapping[str, object], out: Sink, err: Sink, deadline_s: float | None
+    ) -> Ended:
+        loop = asyncio.get_running_loop()
+        rid = next(self._ids)
+        job = _Job(out, err, loop.create_future(), loop)
+        self._jobs[rid] = job
+        frame = _frame({"id": rid, **request})
         try:
             if len(frame) > 65536:  # a big upload must not block the event loop
                 await asyncio.to_thread(self._send, frame)
@@ -251,6 +272,10 @@ def _frame(request: dict[str, object]) -> bytes:
     imports nothing to read them; only the server, never kiln, unmarshals)."""
     payload = marshal.dumps(request)
     return len(payload).to_bytes(4, "big") + payload
+
+
+def _drop(_data: bytes) -> None:
+    pass
 
 
 def _ended(status: bytes) -> Ended:

@@ -27,6 +27,9 @@ writes them; kiln itself never unmarshals anything that comes out of a container
    "limit": seconds|None, "sweep": true|false}
       limit: a command (above) stopped after that long; sweep: kill the strays at its end
   {"kill": N}    SIGKILL the process group of request N
+  {"id": N, "read": path}   the file's bytes as stdout, exit 0; 44 when it cannot be read
+  {"id": N, "write": path, "stdin": bytes}   written as `mkdir -p` and `cat >` would;
+      exit 0, or 1 and why on stderr (no process is started for either)
 Replies on stdout are frames: a 9-byte header (id: u32, kind: u8, length: u32) + payload.
   kind 4: the request was taken (before anything of it runs); 1: stdout bytes;
   2: stderr bytes; 5: ready (id 0, at start);
@@ -186,6 +189,15 @@ class Server:
             return
         rid = req["id"]
         send(rid, TAKEN)  # from here on, kiln must not send this request again
+        if "read" in req:
+            send(rid, EXIT, exit_status(read_file(rid, req["read"]), 0, -1))
+            return
+        if "write" in req:
+            why = write_file(req["write"], req["stdin"])
+            if why:
+                send(rid, ERR, why)
+            send(rid, EXIT, exit_status(1 if why else 0, 0, -1))
+            return
         env = dict(os.environ)
         env.update(req.get("env") or {})
         data = req.get("stdin")
@@ -376,6 +388,31 @@ def spawn_fast(
         )  # fmt: skip
     finally:
         os.chdir("/")
+
+
+def read_file(rid: int, path: str) -> int:
+    """Send a file's bytes as `cat` would; 44 (kiln's "no such file") when it cannot."""
+    try:
+        with open(path, "rb") as source:
+            while True:
+                data = source.read(CHUNK)
+                if not data:
+                    return 0
+                send(rid, OUT, data)
+    except OSError:
+        return 44
+
+
+def write_file(path: str, data: bytes) -> bytes:
+    """`mkdir -p "$(dirname PATH)" && cat > PATH`: folders and a new file by the umask, an
+    existing file keeps its mode (and a link is followed); b"" or why it failed."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as target:
+            target.write(data)
+    except OSError as exc:
+        return f"{exc}\n".encode()
+    return b""
 
 
 def find_program(name: str, env: dict[str, str]) -> str:

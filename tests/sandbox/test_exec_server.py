@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sandbox.base import SandboxError
 from sandbox.docker_backend import DockerSandbox
 from sandbox.exec_channel import Ended, ExecChannel
 
@@ -140,6 +141,28 @@ async def test_what_could_not_start_is_named_whichever_way_it_starts(
             assert ended.code == 126 and "Permission denied" in said, said  # not executable
     finally:
         channel.close()
+
+
+@pytest.mark.docker
+async def test_files_the_server_reads_and_writes_itself_keep_the_sandbox_rules(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    # No `cat` runs for read_file and write_file: the server does it, as the sandbox user.
+    sandbox = make_sandbox(repo, disk_limit="20m")
+    await sandbox.start()
+    # No capabilities: not even root reads a file with no read bits.
+    await sandbox.exec("touch locked && chmod 000 locked && ln -s /etc/hosts hosts && mkdir dir")
+    for unreadable in ("locked", "dir", "missing/file"):
+        with pytest.raises(FileNotFoundError):
+            await sandbox.read_file(unreadable)
+    assert b"localhost" in await sandbox.read_file("hosts")  # a link is followed, as by cat
+    # A read-only mount behind a link, a file taken for a folder, past the disk limit:
+    for unwritable, data in (("hosts", b"x"), ("README.md/in", b"x"), ("big", b"0" * (30 << 20))):
+        with pytest.raises(SandboxError):
+            await sandbox.write_file(unwritable, data)
+    await sandbox.write_file("new/deep/file.txt", b"ok")
+    made = await sandbox.exec("stat -c %a new new/deep new/deep/file.txt")
+    assert made.output.split() == ["755", "755", "644"]  # by the umask, as mkdir -p and cat
 
 
 @pytest.mark.docker
