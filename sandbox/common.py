@@ -355,15 +355,11 @@ class WorkspaceSandbox:
             return snapshot
         generation, quiet = self._generation, self._running == 0
         _, out = await self._script(gitstate.snapshot_script())
-        tree, _, rest = out.partition(b"\n")
-        if rest.startswith(b"\0"):
-            names, diff = b"", rest[1:]
-        else:
-            names, _, diff = rest.partition(b"\0\0")
+        tree, paths, diff = gitstate.read_snapshot(out)
         snapshot = _Snapshot(
             generation,
-            tree.decode().strip(),
-            tuple(p for p in names.decode("utf-8", "surrogateescape").split("\0") if p),
+            tree,
+            tuple(p.decode("utf-8", "surrogateescape") for p in paths),
             diff.decode("utf-8", "surrogateescape"),
         )
         # Kept only if no command ran meanwhile: one still running may change files later.
