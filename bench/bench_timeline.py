@@ -1,6 +1,6 @@
 """Where the time of bench_overhead's `kiln run` goes: a timeline of its sandbox, step by step.
 
-Run: .venv/bin/python bench/bench_timeline.py [--runs 7] [--before TREE]
+Run: .venv/bin/python bench/bench_timeline.py [--runs 7] [--before TREE] [--plain 0]
 
 The same scripted 6-step fix as bench/bench_overhead.py, each run traced by
 bench/kiln_timeline.py. Printed per span (a Sandbox call, an Engine API request, the
@@ -11,6 +11,8 @@ the load average. Spans of the same name are numbered in order (#2, #3, ...).
 
 With --before TREE (another kiln source tree, e.g. `git archive main | tar -x -C TREE`),
 its runs alternate with this checkout's in the same venv, so both see the same load.
+--plain N adds N untraced runs of each (`kiln run` as the console script starts it,
+alternating too): their end-to-end times, medians and the ratio, traced by nothing.
 """
 
 from __future__ import annotations
@@ -64,6 +66,28 @@ def one_run(tree: Path) -> Run:
         return named, wall, cpu, report["container_cpu_s"]
 
 
+PLAIN = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); from agent.cli import main; sys.exit(main())"
+)
+
+
+def plain_run(tree: Path) -> float:
+    """One untraced `kiln run` of `tree`'s kiln, start to exit, as bench_overhead's."""
+    with tempfile.TemporaryDirectory(prefix="kiln-timeline-") as tmp:
+        repo = make_repo(Path(tmp))
+        with ScriptedServer(KILN_SCRIPT) as server:
+            started = time.perf_counter()
+            done = subprocess.run(
+                [PYTHON, "-c", PLAIN, str(tree), *kiln_argv(repo, server.base_url)],
+                capture_output=True,
+                text=True,
+            )
+            wall = time.perf_counter() - started
+        if done.returncode != 0 or not fixed(repo):
+            raise SystemExit(f"kiln run failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+        return wall
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -73,6 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--before", type=Path, help="another kiln tree, run alternately")
+    parser.add_argument("--plain", type=int, default=0, help="untraced runs of each tree")
     args = parser.parse_args()
     trees = {"this": ROOT} if args.before is None else {"before": args.before, "after": ROOT}
     for tree in trees.values():
@@ -105,6 +130,24 @@ def main() -> None:
             f"kiln's CPU {statistics.median(cpus):.3f} s (min {min(cpus):.3f}), "
             f"the container's CPU {statistics.median(inside):.3f} s (min {min(inside):.3f})"
         )
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
+    if args.plain:
+        _print_plain(trees, args.plain)
+
+
+def _print_plain(trees: dict[str, Path], runs: int) -> None:
+    walls: dict[str, list[float]] = {name: [] for name in trees}
+    for _ in range(runs):
+        for name, tree in trees.items():
+            walls[name].append(plain_run(tree))
+    for name, times in walls.items():
+        print(
+            f"{name:>6}: untraced end to end {statistics.median(times):.3f} s "
+            f"(min {min(times):.3f}, {runs} runs)"
+        )
+    if len(trees) == 2:
+        before, after = (statistics.median(times) for times in walls.values())
+        print(f"after / before: {after / before:.2f} (medians of the same run)")
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
 
 
