@@ -116,6 +116,8 @@ class Server:
         signal.signal(signal.SIGQUIT, signal.SIG_DFL)
         self.reset = [n for n in range(1, signal.NSIG) if signal.getsignal(n) == signal.SIG_IGN]
         self.wake_r = wake_r
+        # HOME lives on the container's /tmp: made here, no command has to make it.
+        quietly(os.makedirs, os.environ.get("HOME") or "/tmp", 0o755, True)
         self.watch(0, "requests", 0)
         self.watch(wake_r, "wake", 0)
 

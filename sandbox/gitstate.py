@@ -98,10 +98,11 @@ def init_kiln_git(path: Path, repo: Path) -> None:
 
 
 def baseline_script() -> str:
-    # Both refs in one update-ref (every git process is a few ms of the session's start).
+    # Both refs in one update-ref, and mkdir only where the command server has not made
+    # HOME already: every process here is a few ms of the session's start.
     both = "printf 'update refs/kiln/baseline %s\\nupdate refs/kiln/head %s\\n' $c $c"
     return (
-        f'mkdir -p "$HOME" && {_ADD_BASELINE} && t=$({_GIT} write-tree) && '
+        f'{{ [ -d "$HOME" ] || mkdir -p "$HOME"; }} && {_ADD_BASELINE} && t=$({_GIT} write-tree) && '
         f"c=$({_GIT} commit-tree -m baseline $t) && {{ {both} | {_GIT} update-ref --stdin; }} && "
         "echo $c"
     )

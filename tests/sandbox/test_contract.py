@@ -39,6 +39,8 @@ async def test_protocol_files_and_exec(repo: Path, make_sandbox: MakeSandbox, ba
     assert result.output == "/workspace/pkg\nerr\n"
     prompt = await sandbox.exec("read -r line; echo got:$line; git log -1 --format=%s | cat")
     assert prompt.output == "got:\ninitial\n"  # stdin is closed, git has no pager
+    home = await sandbox.exec("cd && touch .kiln-test && pwd")  # HOME is there, writable
+    assert home.ok and home.output == "/tmp/kiln-home\n"
 
 
 async def test_output_is_capped_head_and_tail(
