@@ -132,6 +132,7 @@ class WorkspaceSandbox:
         self._generation = 0
         self._running = 0
         self._snapshot: _Snapshot | None = None
+        self._rebaselining: asyncio.Future[None] | None = None  # see rebaseline()
         self.idle_watch = IdleDiskWatch(
             lambda: self.layout.root if self.layout else None,
             self.disk_limit,
@@ -156,6 +157,15 @@ class WorkspaceSandbox:
         With `sweep` (a command's), what it left running outside its group is killed after."""
         raise NotImplementedError
 
+    async def _run_command(self, cmd: str, limit: float, sink: Sink, cwd: str) -> RunOutcome:
+        """One of exec()'s commands: bash runs `cmd` with no input, stderr joined to
+        stdout, stopped after `limit` seconds (exit 124), everything it left in its process
+        group killed when it ends, then its strays. By default the wrapper does that
+        inside the sandbox (command_argv), and kiln gives up 10 s after the limit."""
+        return await self._run(
+            command_argv(cmd, limit), sink, cwd=cwd, deadline_s=limit + 10, sweep=True
+        )
+
     async def stop_strays(self) -> int:
         """Kill what commands left running in the background; how many. Nothing by default:
         a backend whose commands each end with their own pid namespace leaves none."""
@@ -165,6 +175,7 @@ class WorkspaceSandbox:
     async def exec(
         self, cmd: str, *, timeout: float | None = None, cwd: str | None = None
     ) -> ExecResult:
+        await self._rebaselined()
         layout = self._need_layout()
         limit = self.config.default_timeout_s if timeout is None else timeout
         workdir = gitstate.WORKSPACE
@@ -185,10 +196,7 @@ class WorkspaceSandbox:
         before = await asyncio.to_thread(self._scan, layout)
         self._changing(+1)
         try:
-            run = self._run(
-                command_argv(cmd, limit), capture.feed, cwd=workdir, deadline_s=limit + 10,
-                sweep=True,
-            )  # fmt: skip
+            run = self._run_command(cmd, limit, capture.feed, workdir)
             outcome = await quota.watched(run, layout.root, disk_limit, before.used)
         except quota.DiskQuotaHit as hit:
             outcome = RunOutcome(_KILLED_EXIT)
@@ -277,6 +285,7 @@ class WorkspaceSandbox:
 
     # -- files -----------------------------------------------------------------------
     async def write_file(self, path: str, data: bytes) -> None:
+        await self._rebaselined()
         self._changing(+1)
         try:
             await self._write_file(path, data)
@@ -303,8 +312,33 @@ class WorkspaceSandbox:
 
     async def rebaseline(self) -> None:
         """The workspace as it is now becomes the baseline: its changes reached the
-        repository (an apply), so later diffs hold only what came after."""
-        await self._take_baseline()
+        repository (an apply), so later diffs hold only what came after.
+
+        Returns before the new baseline is committed: the diff against it is empty until
+        something changes the workspace, and everything that can (a command, a write, a
+        checkpoint, a restore) waits for the commit first. After `kiln run --apply`
+        nothing comes next, so nobody waits for it: closing drops it."""
+        await self._rebaselined()
+        self._snapshot = _Snapshot(self._generation, "", (), "")
+        taking = asyncio.ensure_future(self._take_baseline())
+        self._rebaselining = taking
+        taking.add_done_callback(self._rebaseline_taken)
+
+    def _rebaseline_taken(self, taking: asyncio.Future[None]) -> None:
+        if self._rebaselining is taking and not taking.cancelled() and not taking.exception():
+            self._rebaselining = None  # a failure stays: every later change raises it
+
+    async def _rebaselined(self) -> None:
+        """Wait for a rebaseline still being committed (raising its failure)."""
+        if self._rebaselining is not None:
+            await asyncio.shield(self._rebaselining)
+
+    async def _drop_rebaseline(self) -> None:
+        """Closing: a baseline still being committed is of no use to anyone."""
+        taking, self._rebaselining = self._rebaselining, None
+        if taking is not None:
+            taking.cancel()
+            await asyncio.gather(taking, return_exceptions=True)
 
     async def diff(self) -> str:
         return (await self._current()).diff
@@ -321,15 +355,11 @@ class WorkspaceSandbox:
             return snapshot
         generation, quiet = self._generation, self._running == 0
         _, out = await self._script(gitstate.snapshot_script())
-        tree, _, rest = out.partition(b"\n")
-        if rest.startswith(b"\0"):
-            names, diff = b"", rest[1:]
-        else:
-            names, _, diff = rest.partition(b"\0\0")
+        tree, paths, diff = gitstate.read_snapshot(out)
         snapshot = _Snapshot(
             generation,
-            tree.decode().strip(),
-            tuple(p for p in names.decode("utf-8", "surrogateescape").split("\0") if p),
+            tree,
+            tuple(p.decode("utf-8", "surrogateescape") for p in paths),
             diff.decode("utf-8", "surrogateescape"),
         )
         # Kept only if no command ran meanwhile: one still running may change files later.
@@ -338,6 +368,7 @@ class WorkspaceSandbox:
         return snapshot
 
     async def checkpoint(self, label: str) -> str:
+        await self._rebaselined()
         env = {"KILN_LABEL": label or "-"}
         snapshot = self._snapshot
         if snapshot is not None and snapshot.generation == self._generation and snapshot.tree:
@@ -350,6 +381,7 @@ class WorkspaceSandbox:
         return self.last_checkpoint
 
     async def restore(self, ref: str) -> None:
+        await self._rebaselined()
         self._changing(+1)
         try:
             await self._restore(ref)

@@ -1,8 +1,9 @@
 """The Docker backend: one locked-down container per session over a copy-on-write workspace.
 
-/workspace is a Docker volume of the `local` driver mounting overlayfs: the repository is the
-read-only lower layer, every write lands in an upper dir under kiln's state dir. Where an
-overlay cannot be mounted, a plain copy is bind-mounted instead. The engine is spoken to
+/workspace is a Docker volume of the `local` driver mounting overlayfs, made by the engine
+with the container (sandbox/container_spec.py: what the container is made of): the
+repository is the read-only lower layer, every write lands in an upper dir under kiln's
+state dir. Where an overlay cannot be mounted, a plain copy is bind-mounted instead. The engine is spoken to
 through its API (sandbox/engine_api.py); the docker CLI is never run. Commands go through
 a server inside the container (sandbox/exec_server.py), or plain `docker exec` where that
 server cannot run.
@@ -16,16 +17,26 @@ import shlex
 import threading
 import time
 import uuid
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from sandbox import engine, engine_api, gitstate, reaper, setup, strays, workspace
+from sandbox import container_spec, engine, engine_api, gitstate, reaper, setup, strays, workspace
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
-from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
+from sandbox.common import (
+    RunOutcome,
+    Sink,
+    WorkspaceSandbox,
+    command_argv,
+    safe_relpath,
+    sandbox_env,
+)
 from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
-from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel, launch_command
-from sandbox.sizes import parse_bytes
+from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel
+
+T = TypeVar("T")
 
 
 class DockerSandbox(WorkspaceSandbox):
@@ -40,6 +51,7 @@ class DockerSandbox(WorkspaceSandbox):
         self.client: Engine | None = None
         self.container_id: str | None = None
         self.volume_name: str | None = None
+        self._overlay = ""  # the overlay volume's mount options
         self.ignored_hidden = False
         self.recoveries = 0
         self._image = config.image
@@ -83,19 +95,24 @@ class DockerSandbox(WorkspaceSandbox):
     def _start_sync(self) -> None:
         if not self.repo.is_dir():
             raise SandboxError(f"{self.repo} is not a directory; pass the repository's path.")
-        self.client = engine_api.connect()
+        # No ping first: the first request says the same sentence when no engine answers.
+        self.client = engine_api.connect(ping=False)
         try:
             self._image = engine.image_for(self.client, self.repo, self.config)
             self._image = self._with_setup(self._image)
             self.layout = workspace.make_layout(self.config.state_dir, self.instance, self.repo)
             options = workspace.overlay_options(self.repo, self.layout)
             if options is not None:
-                self.ignored_hidden = workspace.prepare_overlay(self.repo, self.layout)
+                # Ignored files are hidden (git lists them) while the engine creates the
+                # container: only its start mounts the overlay.
+                hiding = _in_thread(workspace.prepare_overlay, self.repo, self.layout)
+                self.volume_name, self._overlay = f"kiln-{self.instance}", options
+                self.mode = "overlay"
                 try:
-                    self.volume_name = self._create_volume(options)
-                    self.mode = "overlay"
-                    self._create_container()
+                    self._create_container(before_start=hiding.result)
+                    self.ignored_hidden = hiding.result()
                 except EngineError:  # overlayfs refused (e.g. the state dir's filesystem)
+                    hiding.exception()  # it is done before the copy is made
                     self._remove_container_and_volume()
                     self.mode = None
             if self.mode is None:
@@ -140,94 +157,30 @@ class DockerSandbox(WorkspaceSandbox):
         self.notes.append(f"Sandbox setup {what}: the session starts from {image}.")
         return image
 
-    def _create_volume(self, options: str) -> str:
+    def _create_container(self, before_start: Callable[[], object] = lambda: None) -> None:
+        """Create and start the container, its command server with it; `before_start` is
+        what must be done before (the overlay's upper layer made ready)."""
         assert self.client is not None and self.layout is not None
-        name = f"kiln-{self.instance}"
-        self.client.create_volume(
-            name,
-            {"type": "overlay", "device": "overlay", "o": options},
-            engine.labels(self.session_id, self.layout.root, self.repo, self.config.labels),
-        )
-        return name
-
-    def _mounts(self) -> list[dict[str, Any]]:
-        assert self.layout is not None
+        labels = engine.labels(self.session_id, self.layout.root, self.repo, self.config.labels)
         if self.mode == "copy":
-            workspace_mount = _mount(gitstate.WORKSPACE, str(self.layout.copy), "bind")
+            workspace_mount = container_spec.copied_workspace(self.layout)
         else:
             assert self.volume_name is not None
-            workspace_mount = _mount(gitstate.WORKSPACE, self.volume_name, "volume")
-        mounts = [
-            workspace_mount,
-            _mount(gitstate.KILN_GIT, str(self.layout.kiln_git), "bind"),
-            _mount(gitstate.OUTPUTS, str(self.layout.outputs), "bind", read_only=True),
-        ]
-        objects = gitstate.repo_objects(self.repo)
-        if objects is not None:
-            mounts.append(_mount(gitstate.KILN_OBJECTS, str(objects), "bind", read_only=True))
-        if not self.config.network:
-            hosts = self.layout.root / "hosts"
-            if not hosts.exists():
-                hosts.write_text(_HOSTS)
-                hosts.chmod(0o644)
-            mounts.append(_mount("/etc/hosts", str(hosts), "bind", read_only=True))
-        return mounts
-
-    def _create_container(self) -> None:
-        assert self.client is not None and self.layout is not None
-        uid, gid = workspace.repo_owner(self.repo)
-        memory = parse_bytes(self.config.memory)
-        disk = self.disk_limit
-        host: dict[str, Any] = {
-            "Init": True,  # reaps zombies left by commands' background children
-            "CapDrop": ["ALL"],
-            "SecurityOpt": ["no-new-privileges"],
-            "PidsLimit": self.config.pids_limit,
-            "Memory": memory,
-            "MemorySwap": memory,
-            "NanoCpus": int(self.config.cpus * 1e9),
-            "Mounts": self._mounts(),
-            # The disk limit (sandbox/quota.py): no file grows past it, and what is not
-            # the workspace or kiln's git dir is read-only but for /tmp and /var/tmp.
-            "Ulimits": [{"Name": "fsize", "Soft": disk, "Hard": disk}],
-            "ReadonlyRootfs": True,
-            "Tmpfs": {path: f"size={tmp_size(memory, disk)},mode=1777" for path in TMPFS_PATHS},
-        }
-        config: dict[str, Any] = {
-            "Image": self._image,
-            "Cmd": ["sleep", "infinity"],
-            "User": f"{uid}:{gid}",
-            "WorkingDir": gitstate.WORKSPACE,
-            "Env": [f"{k}={v}" for k, v in self._env().items()],
-            "Labels": engine.labels(
-                self.session_id, self.layout.root, self.repo, self.config.labels
-            ),
-            "OpenStdin": False,
-            "Tty": False,
-            "HostConfig": host,
-        }
-        if not self.config.network:
-            # No network: a namespace of its own with only loopback. NetworkDisabled
-            # skips the engine's network setup for it (half of a container's start);
-            # /etc/hosts, which that setup would write, is mounted instead, and
-            # _check_network proves the namespace has nothing but `lo`.
-            host["NetworkMode"] = "none"
-            config.update(NetworkDisabled=True, Hostname="kiln")
+            workspace_mount = container_spec.overlay_volume(self.volume_name, self._overlay, labels)
         with_server = self.command_server
-        if with_server:
-            # The command server starts with the container, on its attached stdin/stdout
-            # (closed when kiln lets go: the server then stops what runs and exits). The
-            # engine must not also copy every command's output into a container log.
-            config.update(Cmd=launch_command(), OpenStdin=True, StdinOnce=True)
-            config.update(AttachStdin=True, AttachStdout=True, AttachStderr=True)
-            host["LogConfig"] = {"Type": "none", "Config": {}}
+        spec = container_spec.container_spec(
+            image=self._image, repo=self.repo, layout=self.layout, config=self.config,
+            workspace_mount=workspace_mount, env=self._env(), labels=labels,
+            with_server=with_server,
+        )  # fmt: skip
         name = f"kiln-{self.instance}-{self.recoveries}"
-        self.container_id = self.client.create_container(name, config)
+        self.container_id = self.client.create_container(name, spec)
         stream = None
         try:
+            before_start()
             stream = self.client.attach(self.container_id) if with_server else None
             self.client.start(self.container_id)
-        except EngineError:
+        except BaseException:
             if stream is not None:
                 stream.close()
             self.client.remove_container(self.container_id)
@@ -241,6 +194,7 @@ class DockerSandbox(WorkspaceSandbox):
         return {**sandbox_env(self.config), **self.setup_env, **self.config.env}
 
     async def close(self) -> None:
+        await self._drop_rebaseline()
         await self.idle_watch.stop()
         self._drop_channel()  # the server kills whatever still runs, then exits
         engine_socket = reaper.engine_socket()
@@ -290,8 +244,11 @@ class DockerSandbox(WorkspaceSandbox):
         err_sink: Sink | None = None,
         stdin: bytes | None = None,
         sweep: bool = False,
+        limit: float | None = None,
     ) -> RunOutcome:
-        run = (argv, sink, cwd, env, deadline_s, err_sink, stdin, sweep)
+        """`limit`: argv is ["bash", "-c", cmd], one of exec()'s commands, which the command
+        server runs under that limit itself (see _run_command); plain exec wraps it."""
+        run = (argv, sink, cwd, env, deadline_s, err_sink, stdin, sweep, limit)
         try:
             return await self._run_once(*run)
         except ContainerMissing:
@@ -308,6 +265,7 @@ class DockerSandbox(WorkspaceSandbox):
         err_sink: Sink | None,
         stdin: bytes | None,
         sweep: bool,
+        limit: float | None,
     ) -> RunOutcome:
         ended: Ended | None = None
         for _attempt in range(2):
@@ -317,7 +275,7 @@ class DockerSandbox(WorkspaceSandbox):
             try:
                 ended = await channel.run(
                     argv, sink, err_sink or sink, cwd=cwd, env=env, stdin=stdin,
-                    deadline_s=deadline_s, sweep=sweep,
+                    deadline_s=deadline_s, sweep=sweep, limit=limit,
                 )  # fmt: skip
                 break
             except ChannelClosed:  # it died before the request went out: send it again
@@ -325,6 +283,8 @@ class DockerSandbox(WorkspaceSandbox):
         if ended is None:
             if stdin is not None:
                 raise SandboxError("The sandbox cannot take input now; run the step again.")
+            if limit is not None:
+                argv = command_argv(argv[-1], limit)
             code, deadline_hit = await self._plain_exec(argv, sink, err_sink, cwd, env, deadline_s)
             strays = await self.stop_strays() if sweep else 0
             ended = Ended(code, deadline_hit, strays)
@@ -332,6 +292,13 @@ class DockerSandbox(WorkspaceSandbox):
             return await asyncio.to_thread(self._judge, ended)
         oom = ended.oom_kills >= 0 and self._oom_count(ended.oom_kills)
         return RunOutcome(ended.code, oom, ended.deadline_hit, ended.strays)
+
+    async def _run_command(self, cmd: str, limit: float, sink: Sink, cwd: str) -> RunOutcome:
+        """Through the command server, which does the wrapper's work itself: two processes
+        (the wrapper's shell and `timeout`) fewer for every command."""
+        return await self._run(
+            ["bash", "-c", cmd], sink, cwd=cwd, deadline_s=limit + 10, sweep=True, limit=limit
+        )
 
     async def stop_strays(self) -> int:
         """Kill what commands left running outside their process groups; how many. Through
@@ -478,12 +445,7 @@ class DockerSandbox(WorkspaceSandbox):
         try:
             if self.container_id:
                 self.client.remove_container(self.container_id)
-            volume = self.volume_name
-            if self.mode == "overlay" and volume and not self.client.volume_exists(volume):
-                options = workspace.overlay_options(self.repo, self.layout)
-                assert options is not None
-                self._create_volume(options)
-            self._create_container()
+            self._create_container()  # and the overlay volume again, should it be gone
         except (EngineError, SandboxError) as exc:
             raise SandboxGone(
                 f"The sandbox container disappeared and a new one could not start ({exc}); "
@@ -491,8 +453,39 @@ class DockerSandbox(WorkspaceSandbox):
             ) from None
 
     # -- files -----------------------------------------------------------------------
+    async def read_file(self, path: str) -> bytes:
+        """Read by the command server itself: no `cat` to start."""
+        rel = safe_relpath(path)
+        answer = await self._by_server(lambda c: c.read(f"{gitstate.WORKSPACE}/{rel}"))
+        if answer is None:
+            return await super().read_file(path)
+        code, data = answer
+        if code != 0:
+            raise FileNotFoundError(f"{rel} does not exist in the workspace")
+        return data
+
     async def _write_file(self, path: str, data: bytes) -> None:
         rel = safe_relpath(path)
+        answer = await self._by_server(lambda c: c.write(f"{gitstate.WORKSPACE}/{rel}", data))
+        code = answer[0] if answer is not None else await self._write_by_script(rel, data)
+        if code != 0:
+            raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")
+
+    async def _by_server(
+        self, ask: Callable[[ExecChannel], Awaitable[tuple[int | None, T]]]
+    ) -> tuple[int, T] | None:
+        """`ask` answered by the command server; None where there is none, or it went
+        away meanwhile: then a script does the same (and recovers a vanished container)."""
+        try:
+            channel = await self._live_channel()
+            answer = await ask(channel) if channel is not None else None
+        except (ContainerMissing, ChannelClosed):
+            return None
+        if answer is None or answer[0] is None:
+            return None
+        return answer[0], answer[1]
+
+    async def _write_by_script(self, rel: str, data: bytes) -> int:
         target = shlex.quote(f"{gitstate.WORKSPACE}/{rel}")
         # `cat >` keeps the mode of an existing file.
         write = f'mkdir -p "$(dirname {target})" && cat > {target}'
@@ -500,15 +493,14 @@ class DockerSandbox(WorkspaceSandbox):
             outcome = await self._run(
                 ["bash", "-c", write], lambda _: None, cwd=gitstate.WORKSPACE, stdin=data
             )
-            code = outcome.exit_code
-        else:  # plain docker exec has no input: stage the bytes with an archive upload
-            staged = f"{gitstate.KILN_GIT}/.kiln-upload-{next(self._counter)}"
-            await asyncio.to_thread(self._upload, staged, data)
-            code, _out = await self._script(
-                f"{write} < {staged}; s=$?; rm -f {staged}; exit $s", check=False
-            )
-        if code != 0:
-            raise SandboxError(f"Writing {rel} in the sandbox failed; check the path ({rel}).")
+            return outcome.exit_code
+        # Plain docker exec has no input: the bytes are staged with an archive upload.
+        staged = f"{gitstate.KILN_GIT}/.kiln-upload-{next(self._counter)}"
+        await asyncio.to_thread(self._upload, staged, data)
+        code, _out = await self._script(
+            f"{write} < {staged}; s=$?; rm -f {staged}; exit $s", check=False
+        )
+        return code
 
     def _upload(self, name: str, data: bytes) -> None:
         engine_, container = self._need_container()
@@ -520,32 +512,19 @@ class DockerSandbox(WorkspaceSandbox):
             ) from None
 
 
-# What the engine's own network setup would have put in /etc/hosts for a container
-# with no network.
-_HOSTS = (
-    "127.0.0.1\tlocalhost\n"
-    "::1\tlocalhost ip6-localhost ip6-loopback\n"
-    "fe00::0\tip6-localnet\n"
-    "ff00::0\tip6-mcastprefix\n"
-    "ff02::1\tip6-allnodes\n"
-    "ff02::2\tip6-allrouters\n"
-    "127.0.1.1\tkiln\n"
-)
-
-
-TMPFS_PATHS = ("/tmp", "/var/tmp")
-
-
-def tmp_size(memory: int, disk: int) -> int:
-    """Each tmpfs's size: its pages are the container's memory, so both full together take
-    half the memory limit at most, and the other half is left for commands and kiln's
-    bookkeeping (a full /tmp must not get git OOM-killed); never more than the disk limit."""
-    return max(1 << 20, min(disk, memory // (2 * len(TMPFS_PATHS))))
-
-
 def _drop(_data: bytes) -> None:
     pass
 
 
-def _mount(target: str, source: str, kind: str, *, read_only: bool = False) -> dict[str, Any]:
-    return {"Target": target, "Source": source, "Type": kind, "ReadOnly": read_only}
+def _in_thread(work: Callable[..., T], *args: Any) -> Future[T]:
+    """`work(*args)` in a thread of its own; its result (or exception) in the future."""
+    done: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(work(*args))
+        except BaseException as exc:
+            done.set_exception(exc)
+
+    threading.Thread(target=run, name="kiln-sandbox-prepare", daemon=True).start()
+    return done

@@ -163,17 +163,6 @@ class Engine:
             return False
         return True
 
-    def create_volume(self, name: str, driver_opts: dict[str, str], labels: dict[str, str]) -> None:
-        body = {"Name": name, "Driver": "local", "DriverOpts": driver_opts, "Labels": labels}
-        self.request("POST", "/volumes/create", body=body)
-
-    def volume_exists(self, name: str) -> bool:
-        try:
-            self.request("GET", f"/volumes/{quote(name, safe='')}")
-        except EngineNotFound:
-            return False
-        return True
-
     def create_container(self, name: str, config: dict[str, Any]) -> str:
         return str(self.request("POST", "/containers/create", {"name": name}, config)["Id"])
 
@@ -272,10 +261,12 @@ class Engine:
         )
 
 
-def connect(timeout: float = 60) -> Engine:
-    """The engine DOCKER_HOST names (the local socket by default), answering a ping."""
+def connect(timeout: float = 60, *, ping: bool = True) -> Engine:
+    """The engine DOCKER_HOST names (the local socket by default), answering a ping (or,
+    with ping=False, the first request: either way no engine is EngineUnavailable)."""
     engine = Engine(os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock", timeout)
-    engine.ping()
+    if ping:
+        engine.ping()
     return engine
 
 

@@ -2,7 +2,7 @@
 
 The server starts with the container, on the main process's attached stdin and stdout
 (see LAUNCH), or, should it die, again with one `docker exec` attached the same way;
-after that every command is one request line out and a few frames back, with no engine
+after that every command is one request frame out and a few frames back, with no engine
 round trip. A reader thread demultiplexes the frames: output goes straight to each command's
 sinks (bounded pieces, so memory stays flat), the exit status resolves its future.
 
@@ -14,13 +14,13 @@ pending command learns it at once and the backend starts a new one when next nee
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import itertools
-import json
+import marshal
 import socket
 import struct
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from sandbox.engine_api import Engine, Hijacked
 
 OUT, ERR, EXIT, TAKEN, READY = 1, 2, 3, 4, 5
 _HANDSHAKE = b"kiln-exec 1"
+FILE_DEADLINE_S = 600  # a file read or written by the server: as long as kiln's own scripts
 _SERVER_ARGV = ["python3", "-I", "-S", "-c"]
 
 
@@ -140,26 +141,50 @@ class ExecChannel:
         stdin: bytes | None,
         deadline_s: float | None,
         sweep: bool = False,
+        limit: float | None = None,
     ) -> Ended:
-        """How it ended; with `sweep`, the processes it left behind are killed first."""
+        """How it ended; with `sweep`, the processes it left behind are killed first. With
+        `limit`, argv is a command the server runs as kiln's wrapper would (no input,
+        stderr joined to stdout, stopped after `limit` seconds with exit 124, what it
+        left in its session killed at its end; sandbox/exec_server.py)."""
+        request = {
+            "argv": argv,
+            "cwd": cwd,
+            "env": env or {},
+            "stdin": stdin,
+            "limit": limit,
+            "sweep": sweep,
+        }
+        return await self._ask(request, out, err, deadline_s)
+
+    async def read(self, path: str) -> tuple[int | None, bytes]:
+        """A file's bytes, read by the server itself (no process to start): exit 0 and
+        them, 44 when it cannot be read, None when the server went away."""
+        chunks: list[bytes] = []
+        ended = await self._ask({"read": path}, chunks.append, _drop, FILE_DEADLINE_S)
+        return ended.code, b"".join(chunks)
+
+    async def write(self, path: str, data: bytes) -> tuple[int | None, str]:
+        """Write a file (and its folders) as `mkdir -p` and `cat >` would, in the server
+        itself: exit 0, or 1 and why, or None when the server went away."""
+        errors: list[bytes] = []
+        request = {"write": path, "stdin": data}
+        ended = await self._ask(request, _drop, errors.append, FILE_DEADLINE_S)
+        return ended.code, b"".join(errors).decode("utf-8", "replace").strip()
+
+    async def _ask(
+        self, request: Mapping[str, object], out: Sink, err: Sink, deadline_s: float | None
+    ) -> Ended:
         loop = asyncio.get_running_loop()
         rid = next(self._ids)
         job = _Job(out, err, loop.create_future(), loop)
         self._jobs[rid] = job
-        request = {
-            "id": rid,
-            "argv": argv,
-            "cwd": cwd,
-            "env": env or {},
-            "stdin": None if stdin is None else base64.b64encode(stdin).decode(),
-            "sweep": sweep,
-        }
-        line = json.dumps(request).encode() + b"\n"
+        frame = _frame({"id": rid, **request})
         try:
-            if len(line) > 65536:  # a big upload must not block the event loop
-                await asyncio.to_thread(self._send, line)
+            if len(frame) > 65536:  # a big upload must not block the event loop
+                await asyncio.to_thread(self._send, frame)
             else:
-                self._send(line)
+                self._send(frame)
             return await asyncio.wait_for(asyncio.shield(job.future), deadline_s)
         except TimeoutError:
             self.kill(rid)
@@ -172,7 +197,7 @@ class ExecChannel:
         """Kill request `rid`'s whole process group; its late output is dropped."""
         if self._jobs.pop(rid, None) is not None:
             with contextlib.suppress(ChannelClosed):
-                self._send(json.dumps({"kill": rid}).encode() + b"\n")
+                self._send(_frame({"kill": rid}))
 
     def _send(self, line: bytes) -> None:
         if not self.alive:
@@ -240,6 +265,17 @@ class ExecChannel:
             )
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 job.loop.call_soon_threadsafe(_resolve, job.future, outcome)
+
+
+def _frame(request: dict[str, object]) -> bytes:
+    """A request as the server reads it: its length, then marshal's bytes (the server
+    imports nothing to read them; only the server, never kiln, unmarshals)."""
+    payload = marshal.dumps(request)
+    return len(payload).to_bytes(4, "big") + payload
+
+
+def _drop(_data: bytes) -> None:
+    pass
 
 
 def _ended(status: bytes) -> Ended:

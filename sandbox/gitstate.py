@@ -98,29 +98,52 @@ def init_kiln_git(path: Path, repo: Path) -> None:
 
 
 def baseline_script() -> str:
+    # Both refs in one update-ref, and mkdir only where the command server has not made
+    # HOME already: every process here is a few ms of the session's start.
+    both = "printf 'update refs/kiln/baseline %s\\nupdate refs/kiln/head %s\\n' $c $c"
     return (
-        f'mkdir -p "$HOME" && {_ADD_BASELINE} && t=$({_GIT} write-tree) && '
-        f"c=$({_GIT} commit-tree -m baseline $t) && "
-        f"{_GIT} update-ref refs/kiln/baseline $c && {_GIT} update-ref refs/kiln/head $c && echo $c"
+        f'{{ [ -d "$HOME" ] || mkdir -p "$HOME"; }} && {_ADD_BASELINE} && t=$({_GIT} write-tree) && '
+        f"c=$({_GIT} commit-tree -m baseline $t) && {{ {both} | {_GIT} update-ref --stdin; }} && "
+        "echo $c"
     )
 
 
 def snapshot_script() -> str:
     """One pass for what the loop asks after every step: prints the workspace's tree id,
-    a newline, the changed paths (each ending in NUL), one more NUL, then the binary diff
-    against the baseline. One `git add -A` instead of one per question."""
+    a newline, then (read_snapshot) one diff against the baseline, its raw records before
+    the binary patch. One `git add -A` and one diff instead of one per question."""
     return (
-        f"{_ADD_ALL} && {_GIT} write-tree && "
-        f"{_GIT} diff --cached --name-only -z --no-renames refs/kiln/baseline && printf '\\0' && "
-        f"{_GIT} diff --cached --binary -M --no-color --no-ext-diff --no-textconv refs/kiln/baseline"
+        f"{_ADD_ALL} && {_GIT} write-tree && {_GIT} diff --cached --raw -z -p --binary -M "
+        "--no-color --no-ext-diff --no-textconv refs/kiln/baseline"
     )
+
+
+def read_snapshot(out: bytes) -> tuple[str, list[bytes], bytes]:
+    """snapshot_script's output: the tree id, the changed paths (sorted; both names of a
+    renamed file, as `--name-only --no-renames` would list them), the binary patch.
+
+    After the tree's line come the raw records (`:modes ids STATUS`, NUL, the path, NUL,
+    and for a rename or copy the new path, NUL), one more NUL, then the patch; nothing at
+    all when nothing changed."""
+    tree, _, rest = out.partition(b"\n")
+    paths: set[bytes] = set()
+    at = 0
+    while rest.startswith(b":", at):
+        end = rest.index(b"\0", at)
+        status = rest[at:end].rsplit(b" ", 1)[-1]  # M, A, D, T, or R/C and a score
+        for _ in range(2 if status[:1] in (b"R", b"C") else 1):
+            start, end = end + 1, rest.index(b"\0", end + 1)
+            paths.add(rest[start:end])
+        at = end + 1
+    if rest.startswith(b"\0", at):
+        at += 1
+    return tree.decode().strip(), sorted(paths), rest[at:]
 
 
 def commit_tree_script() -> str:
     """Checkpoint a tree a snapshot has just written ($KILN_TREE), on top of refs/kiln/head."""
     return (
-        f"p=$({_GIT} rev-parse refs/kiln/head) && "
-        f'c=$({_GIT} commit-tree -p $p -m "$KILN_LABEL" "$KILN_TREE") && '
+        f'c=$({_GIT} commit-tree -p refs/kiln/head -m "$KILN_LABEL" "$KILN_TREE") && '
         f"{_GIT} update-ref refs/kiln/head $c && echo $c"
     )
 

@@ -61,16 +61,19 @@ class Session(SessionParts):
         if self.client is None:
             self.client = await models.main_client(self.settings)
         self.policy = policy_for(self.client.profile)
+        # The test runner check (not for a resumed session) goes to the sandbox as soon as
+        # it runs, while the stable prefix and the server's window may still be on their way.
+        check = None if self._restore_diff else self.tests.runnable
         parts = await startup.start_parts(
             self.repo, self.settings, self.session_id, self.policy, self.client.profile,
             self._sandbox_starting if self.sandbox is None else self.sandbox, self._given_mcp,
-            self.start_notes, self.on_progress,
+            self.start_notes, self.on_progress, check,
         )  # fmt: skip
         self.sandbox, self.mcp, self._stable = parts.sandbox, parts.mcp, parts.stable
         self.prefix_parts, self.skills = parts.parts, parts.skills
         if self._restore_diff:
             await resume.reapply(self.sandbox, self._restore_diff)
-        changed = "" if self._restore_diff else await self.tests.runnable(self.sandbox)
+        changed = "" if parts.asked is None else await parts.asked
         if not self.conversation.history:
             self.conversation.system = self._system_prompt()
         if self.store is None:

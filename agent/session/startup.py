@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +47,7 @@ class Started:
     parts: dict[str, str]  # the stable text by part (rules, skills, map), for /context
     skills: Skills  # their metadata is in `stable`; read_skill reads the rest
     window: Window  # as configured or declared; calibrated once the system prompt is made
+    asked: asyncio.Future[str] | None = None  # what ask_sandbox answers (see start_parts)
 
 
 def ignored_keys(settings: Settings) -> list[str]:
@@ -66,10 +67,13 @@ async def start_parts(
     given_mcp: dict[str, McpServer],
     notes: list[str],
     on_progress: Callable[[str], None] | None,
+    ask_sandbox: Callable[[Sandbox], Awaitable[str]] | None = None,
 ) -> Started:
     """The sandbox (unless given, or being started by the caller, who closes it), the MCP
     servers, the stable prefix and the window the model's server declares, side by side:
-    a big repository's first map takes seconds, and so does a container."""
+    a big repository's first map takes seconds, and so does a container. `ask_sandbox`
+    (the test runner check) goes to the sandbox as soon as it runs, while the rest may
+    still be on its way; `Started.asked` is its answer, to be awaited."""
     window = asyncio.ensure_future(declared_window(profile, settings))
     try:
         skills = await asyncio.to_thread(load_skills, repo)
@@ -86,9 +90,15 @@ async def start_parts(
                 await stable
             await _close_mcp(mcp)
             raise
-        parts = await stable
-        text = "\n\n".join(p for p in parts.values() if p)
-        return Started(sandbox, await mcp, text, parts, skills, await window)
+        asked = asyncio.ensure_future(ask_sandbox(sandbox)) if ask_sandbox else None
+        try:
+            parts = await stable
+            text = "\n\n".join(p for p in parts.values() if p)
+            return Started(sandbox, await mcp, text, parts, skills, await window, asked)
+        except BaseException:
+            if asked is not None:
+                asked.cancel()
+            raise
     finally:
         window.cancel()  # asked and answered by now, unless a part failed
 

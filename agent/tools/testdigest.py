@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shlex
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,10 +86,13 @@ def _without_closing_marks(text: str) -> str:
 
 def runnable_check(command: str) -> str:
     """A shell test that succeeds when `command`'s runner exists (its program, and for
-    `python -m X` the module X): cheap enough to ask before anything is sent."""
+    `python -m X` the module X): cheap enough to ask before anything is sent. The module
+    is found, not imported: importing unittest costs the start of a session 25 ms, pytest
+    a tenth of a second, and a module that is there but broken shows in the baseline run."""
     words = command.split()
     if len(words) >= 3 and words[1] == "-m" and "python" in words[0]:
-        return f"{words[0]} -c 'import {words[2]}' >/dev/null 2>&1"
+        found = f"import importlib.util as u, sys; sys.exit(u.find_spec({words[2]!r}) is None)"
+        return f"{words[0]} -c {shlex.quote(found)} >/dev/null 2>&1"
     return f"command -v {words[0]} >/dev/null 2>&1" if words else "false"
 
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from sandbox.base import SandboxError
 from sandbox.docker_backend import DockerSandbox
+from sandbox.exec_channel import Ended, ExecChannel
 
 MakeSandbox = Callable[..., DockerSandbox]
 
@@ -83,6 +85,20 @@ async def test_a_command_that_kills_the_server_does_not_break_the_sandbox(
 
 
 @pytest.mark.docker
+async def test_a_command_past_its_limit_gets_term_then_kill(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    # What `timeout -k 1` did inside the wrapper, the server does itself.
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    polite = await sandbox.exec("trap 'echo got TERM; exit 5' TERM; sleep 300 & wait", timeout=1)
+    assert polite.timed_out and polite.exit_code == 124 and polite.output == "got TERM\n"
+    stubborn = await sandbox.exec("trap '' TERM; sleep 301 & wait; echo never", timeout=1)
+    assert stubborn.timed_out and stubborn.exit_code == 124 and "never" not in stubborn.output
+    assert await sleeps_left(sandbox) == 0
+
+
+@pytest.mark.docker
 async def test_commands_get_signals_as_any_process_would(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
@@ -90,6 +106,63 @@ async def test_commands_get_signals_as_any_process_would(
     await sandbox.start()
     result = await sandbox.exec("grep -E '^Sig(Ign|Blk)' /proc/self/status")
     assert result.output.split() == ["SigBlk:", "0000000000000000", "SigIgn:", "0000000000000000"]
+
+
+async def ask(channel: ExecChannel, argv: list[str], cwd: str, command: bool) -> tuple[Ended, str]:
+    """One request straight to a server: how it ended, and its stdout and stderr."""
+    output: list[bytes] = []
+    ended = await channel.run(
+        argv, output.append, output.append, cwd=cwd, env=None, stdin=None, deadline_s=30,
+        limit=30 if command else None,
+    )  # fmt: skip
+    return ended, b"".join(output).decode()
+
+
+@pytest.mark.docker
+async def test_what_could_not_start_is_named_whichever_way_it_starts(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    # A command (one with a limit) is forked as Popen would; kiln's own scripts are spawned:
+    # both run where they are asked to, and say what was missing when they cannot.
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    assert sandbox.client is not None and sandbox.container_id is not None
+    channel = await asyncio.to_thread(ExecChannel.open, sandbox.client, sandbox.container_id)
+    assert channel is not None
+    try:
+        for command in (True, False):
+            ended, said = await ask(channel, ["pwd"], "/workspace/src", command)
+            assert (ended.code, said) == (0, "/workspace/src\n")
+            ended, said = await ask(channel, ["pwd"], "/workspace/no-such-dir", command)
+            assert ended.code == 127 and "/workspace/no-such-dir" in said, said
+            ended, said = await ask(channel, ["no-such-program"], "/workspace", command)
+            assert ended.code == 127 and "no-such-program" in said, said
+            ended, said = await ask(channel, ["/workspace/README.md"], "/", command)
+            assert ended.code == 126 and "Permission denied" in said, said  # not executable
+    finally:
+        channel.close()
+
+
+@pytest.mark.docker
+async def test_files_the_server_reads_and_writes_itself_keep_the_sandbox_rules(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    # No `cat` runs for read_file and write_file: the server does it, as the sandbox user.
+    sandbox = make_sandbox(repo, disk_limit="20m")
+    await sandbox.start()
+    # No capabilities: not even root reads a file with no read bits.
+    await sandbox.exec("touch locked && chmod 000 locked && ln -s /etc/hosts hosts && mkdir dir")
+    for unreadable in ("locked", "dir", "missing/file"):
+        with pytest.raises(FileNotFoundError):
+            await sandbox.read_file(unreadable)
+    assert b"localhost" in await sandbox.read_file("hosts")  # a link is followed, as by cat
+    # A read-only mount behind a link, a file taken for a folder, past the disk limit:
+    for unwritable, data in (("hosts", b"x"), ("README.md/in", b"x"), ("big", b"0" * (30 << 20))):
+        with pytest.raises(SandboxError):
+            await sandbox.write_file(unwritable, data)
+    await sandbox.write_file("new/deep/file.txt", b"ok")
+    made = await sandbox.exec("stat -c %a new new/deep new/deep/file.txt")
+    assert made.output.split() == ["755", "755", "644"]  # by the umask, as mkdir -p and cat
 
 
 @pytest.mark.docker
