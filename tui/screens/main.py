@@ -16,7 +16,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from agent.events import Event, FilesChanged, PhaseChanged, PlanUpdated
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
 from tui.widgets.meter import Meter
@@ -27,6 +26,7 @@ from tui.widgets.transcript import Transcript
 if TYPE_CHECKING:
     from textual.widgets import Input
 
+    from agent.events import Event
     from tui.widgets.find_bar import FindBar
 
 DRAIN_TIMEOUT_S = 10.0
@@ -109,6 +109,9 @@ class MainScreen(Screen[None]):
 
     async def show(self, event: Event) -> None:
         """Hand one event to every widget that draws it."""
+        # The event types load after the first frame (the screen is drawn before any event).
+        from agent.events import FilesChanged, PhaseChanged, PlanUpdated
+
         if self.meter_state.apply(event):
             self.redraw_meter_now()
         if isinstance(event, PhaseChanged | PlanUpdated | FilesChanged):
@@ -118,6 +121,8 @@ class MainScreen(Screen[None]):
     async def replay(self, events: Sequence[Event]) -> None:
         """A stored session's events: the meter and side panel folded to where it ended,
         the transcript's last screen drawn first."""
+        from agent.events import FilesChanged, PhaseChanged, PlanUpdated
+
         for event in events:
             self.meter_state.apply(event)
         for kind in (PhaseChanged, PlanUpdated, FilesChanged):  # the last of each is shown

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Collapsible, Static
 
-from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
 from tui.formatting import (
     call_head,
     call_result,
@@ -16,6 +16,9 @@ from tui.formatting import (
     tests_passed,
     tests_summary,
 )
+
+if TYPE_CHECKING:  # the events load after the first frame
+    from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
 
 
 class UserPrompt(Static):

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
-from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
 from tui.formatting import call_head, finished_summary, tests_summary
 from tui.widgets.blocks import FinishedLine, NoticeLine, TestRunBlock, ToolCallBlock, UserPrompt
 
 if TYPE_CHECKING:
+    from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
     from tui.widgets.reply import AssistantReply
 
 

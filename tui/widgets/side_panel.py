@@ -14,18 +14,12 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Label, Static
 
-from agent.events import (
-    Event,
-    FilesChanged,
-    Phase,
-    PhaseChanged,
-    PlanStatus,
-    PlanStep,
-    PlanUpdated,
-)
+from agent.event_values import Phase, PlanStatus, PlanStep
 
 if TYPE_CHECKING:
     from textual.widgets import OptionList
+
+    from agent.events import Event
 
 MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}
 
@@ -67,6 +61,9 @@ class SidePanel(Vertical):
         yield self._sandbox
 
     def show(self, event: Event) -> None:
+        # Imported here: the first frame draws the panel before any event type loads.
+        from agent.events import FilesChanged, PhaseChanged, PlanUpdated
+
         if isinstance(event, PhaseChanged):
             self.set_phase(event.phase)
         elif isinstance(event, PlanUpdated):
