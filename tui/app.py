@@ -123,8 +123,12 @@ class KilnApp(App[int]):
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hang_up)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self._theme_ready = True
-        self.push_screen(MainScreen(self.meter_state, PromptHistory()))
         self.call_after_refresh(self._after_first_frame)
+
+    def get_default_screen(self) -> MainScreen:
+        # The main screen is the first on the stack, not pushed over Textual's blank default:
+        # that one was composed, styled and laid out for a frame nobody sees.
+        return MainScreen(self.meter_state, PromptHistory())
 
     def _register_themes(self) -> None:
         for theme in themes.KILN_THEMES.values():
