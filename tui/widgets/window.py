@@ -15,7 +15,6 @@ import asyncio
 from collections.abc import Sequence
 
 from textual import on
-from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
@@ -48,15 +47,12 @@ class WindowedLog(VerticalScroll):
         self._jumps = 0
         self._jumping = False  # a jump's scroll is due: no batch mounts before it lands
         self._found: Entry | None = None
+        # The labels at either end of the window, mounted when first shown: an empty
+        # transcript's two hidden widgets only slowed the first frame.
         self._earlier = Static("", classes="window-edge")
         self._later = Static("", classes="window-edge")
 
-    def compose(self) -> ComposeResult:
-        yield self._earlier
-        yield self._later
-
     def on_mount(self) -> None:
-        self._earlier.display = self._later.display = False
         self.anchor()
 
     @property
@@ -142,11 +138,16 @@ class WindowedLog(VerticalScroll):
             if entry is self._found:
                 entry.widget.add_class("-found")
             widgets.append(entry.widget)
-        if widgets:
-            if before_all:
-                await self.mount_all(widgets, after=self._earlier)
-            else:
-                await self.mount_all(widgets, before=self._later)
+        if not widgets:
+            return
+        if before_all and self._earlier.parent is self:
+            await self.mount_all(widgets, after=self._earlier)
+        elif before_all:
+            await self.mount_all(widgets, before=self.children[0] if self.children else None)
+        elif self._later.parent is self:
+            await self.mount_all(widgets, before=self._later)
+        else:
+            await self.mount_all(widgets)
 
     async def _unmount(self, start: int, stop: int) -> None:
         widgets = []
@@ -162,9 +163,16 @@ class WindowedLog(VerticalScroll):
         self._earlier.display = self.lo > 0
         self._later.display = later > 0
         if self.lo:
+            self._placed(self._earlier, first=True)
             self._earlier.update(f"↑ {self.lo} earlier blocks: scroll up to see them")
         if later:
+            self._placed(self._later, first=False)
             self._later.update(f"↓ {later} later blocks: scroll down to see them")
+
+    def _placed(self, edge: Static, *, first: bool) -> None:
+        """An edge's label mounted, the first time it is shown, before or after every block."""
+        if edge.parent is None:
+            self.mount(edge, before=self.children[0] if first and self.children else None)
 
     def _offset(self, anchor: Widget | None) -> tuple[Widget, float] | None:
         """Where `anchor` is in the view now, to keep it there (`_settle`)."""
