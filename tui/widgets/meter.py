@@ -56,10 +56,20 @@ class MeterReading:
 
 
 # Drawn left to right, each with a cell of space either side (the bar: before it only); the
-# clock at the right edge.
-LEFT_FIELDS = ("model", "mode", "sandbox", "tokens", "cache", "bar", "cost", "steps")
+# clock at the right edge. Each with the component class that colours it ("": the meter's
+# own colour).
+LEFT_FIELDS = {
+    "model": "meter--model",
+    "mode": "meter--mode",
+    "sandbox": "meter--sandbox",
+    "tokens": "meter--tokens",
+    "cache": "",
+    "bar": "meter--bar",
+    "cost": "meter--cost",
+    "steps": "",
+}
 BAR = "bar"
-CLOCK = "clock"
+CLOCK = ("clock", "")
 
 
 class Meter(Widget):
@@ -69,22 +79,19 @@ class Meter(Widget):
 
     One widget, not a label per field: each widget mounted costs the first frame about half
     a millisecond (a message pump, styles, compose, layout), and the meter's nine were 6 ms
-    of it. Each field's colours are component classes, styled in kiln.tcss."""
+    of it. The fields' colours are component classes, styled in kiln.tcss; the mode's and
+    the budget's variants are classes of the meter (`-mode-plan`, `-warning`), so Textual
+    styles a few components (each as often as the meter itself: they are not free)."""
 
-    COMPONENT_CLASSES = {
-        *(f"meter--{name}" for name in (*LEFT_FIELDS, CLOCK)),
-        "meter--mode-plan",
-        "meter--mode-ask",
-        "meter--mode-auto-edit",
-        "meter--mode-full-auto",
-        "meter--warning",  # the bar and the cost, at 80% of a budget
-    }
+    COMPONENT_CLASSES = set(filter(None, LEFT_FIELDS.values()))
 
     reading: var[MeterReading] = var(MeterReading(), init=False)
 
     def __init__(self, state: MeterState, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.state = state
+        # The mode's class from the start: added once mounted, it styled the meter again.
+        self.add_class(MeterReading.of(state).mode_class, update=False)
         self._clock: Timer | None = None
         self._run_started: float | None = None
         self._elapsed_before = 0.0
@@ -95,32 +102,29 @@ class Meter(Widget):
     def show(self) -> None:
         self.reading = MeterReading.of(self.state)
 
-    def watch_reading(self) -> None:
+    def watch_reading(self, old: MeterReading, new: MeterReading) -> None:
+        if new.mode_class != old.mode_class:
+            self.remove_class(*filter(None, [old.mode_class]))  # the first reading has none
+            self.add_class(new.mode_class)  # as it is from the start: no new styles
+        self.set_class(new.warning, "-warning")
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         background = Style(bgcolor=self.rich_style.bgcolor)
-        left = [s for name in LEFT_FIELDS for s in self._field(name, self.reading)]
-        clock = self._field(CLOCK, self.reading)
+        left = [s for field in LEFT_FIELDS.items() for s in self._field(*field)]
+        clock = self._field(*CLOCK)
         room = max(0, width - sum(s.cell_length for s in clock))
         line = Strip(left).crop_extend(0, room, background)
         return Strip([*line, *clock]).crop(0, width)
 
-    def _field(self, name: str, reading: MeterReading) -> list[Segment]:
+    def _field(self, name: str, component: str) -> list[Segment]:
         """A field's segments: its text in its style, a cell of space either side in its
         background, as a label with `padding: 0 1` draws them; none for an empty one."""
-        text = getattr(reading, name)
+        text = getattr(self.reading, name)
         if not text:  # the sandbox under Docker, the bar without a budget
             return []
-        # One component class a field, each a whole style: Textual resolves a component's
-        # colours (alpha, `auto`) for one class at a time.
-        component = f"meter--{name}"
-        if name == "mode" and f"meter-{reading.mode_class}" in self.COMPONENT_CLASSES:
-            component = f"meter-{reading.mode_class}"  # none for headless and review modes
-        elif name in (BAR, "cost") and reading.warning:
-            component = "meter--warning"
-        style = self.get_component_rich_style(component)
+        style = self.get_component_rich_style(component) if component else self.rich_style
         pad = Segment(" ", Style(bgcolor=style.bgcolor))
         return [pad, Segment(text, style)] if name == BAR else [pad, Segment(text, style), pad]
 
