@@ -39,6 +39,7 @@ NOT_BEFORE = (
     "agent.llm.base",  # the model client's messages and chunks
     "agent.session",
     "markdown_it",  # the first reply's
+    "tui.widgets.tool_call",  # the first tool call's (a Collapsible)
 )
 
 

@@ -14,8 +14,9 @@ from tests.tui.live import wait_for
 from tests.tui.scenes import long_session, offline_app
 from tests.tui.scripts import calc_repo
 from tui.app import KilnApp
-from tui.widgets.blocks import FinishedLine, ToolCallBlock
+from tui.widgets.blocks import FinishedLine
 from tui.widgets.entries import ToolEntry
+from tui.widgets.tool_call import ToolCallBlock
 from tui.widgets.window import BATCH, FOLLOWING, WINDOW
 
 SIZE = (120, 36)

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from textual import on
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Collapsible, Static
+from textual.widgets import Static
 
 from tui.widgets.entries import Entry, ToolEntry
+
+if TYPE_CHECKING:
+    from textual.widgets import Collapsible
 
 WINDOW = 100  # entries mounted at most
 # While the view follows new content, fewer: a screen and a margin. Every line a streamed
@@ -292,17 +295,19 @@ class WindowedLog(VerticalScroll):
         widget = entry.widget
         assert widget is not None
         widget.add_class("-found")
-        if isinstance(widget, Collapsible) and not entry_collapsed(entry):
-            widget.collapsed = False
+        if isinstance(entry, ToolEntry) and not entry.collapsed and entry.block is not None:
+            entry.block.collapsed = False
         return widget
 
-    @on(Collapsible.Toggled)
+    # By name, not `@on(Collapsible.Toggled)`: the class loads with the first tool call.
+    def on_collapsible_expanded(self, message: Collapsible.Expanded) -> None:
+        self._toggled(message)
+
+    def on_collapsible_collapsed(self, message: Collapsible.Collapsed) -> None:
+        self._toggled(message)
+
     def _toggled(self, message: Collapsible.Toggled) -> None:
         """Remember a tool call opened or closed, for when its block is built again."""
         for entry in self.entries[self.lo : self.hi]:
             if entry.widget is message.collapsible and isinstance(entry, ToolEntry):
                 entry.collapsed = message.collapsible.collapsed
-
-
-def entry_collapsed(entry: Entry) -> bool:
-    return not isinstance(entry, ToolEntry) or entry.collapsed
