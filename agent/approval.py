@@ -19,6 +19,26 @@ class Mode(enum.StrEnum):
     FAIL = "fail"  # headless: anything `ask` would ask about ends the run (exit 4)
 
 
+# The modes a person works in (FAIL is headless only), in the order Shift+Tab cycles them.
+INTERACTIVE_MODES: tuple[Mode, ...] = (Mode.PLAN, Mode.ASK, Mode.AUTO_EDIT, Mode.FULL_AUTO)
+
+
+def next_mode(mode: Mode) -> Mode:
+    """The mode after `mode` in the shift+tab cycle."""
+    if mode not in INTERACTIVE_MODES:
+        return Mode.ASK
+    return INTERACTIVE_MODES[(INTERACTIVE_MODES.index(mode) + 1) % len(INTERACTIVE_MODES)]
+
+
+def parse_mode(arg: str) -> Mode | None:
+    """The interactive mode a person named (`--mode`, `/mode`, the config), else None."""
+    try:
+        mode = Mode(arg.strip().lower())
+    except ValueError:
+        return None
+    return mode if mode in INTERACTIVE_MODES else None
+
+
 class Action(enum.StrEnum):
     EDIT = "edit"  # a change to a file in the sandbox workspace
     COMMAND = "command"  # a shell command not on the safe list

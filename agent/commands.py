@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agent.approval import Mode
+from agent.approval import INTERACTIVE_MODES, Mode, next_mode, parse_mode
 from agent.custom.commands import CustomCommand, CustomCommands
 from agent.custom.commands import load as load_custom
 from agent.errors import Busy, KilnError
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from agent.session import Session
     from agent.store.db import SessionRow
 
-INTERACTIVE_MODES: tuple[Mode, ...] = (Mode.PLAN, Mode.ASK, Mode.AUTO_EDIT, Mode.FULL_AUTO)
 # After a request in these modes kiln offers to write its changes to the working tree.
 OFFER_APPLY_MODES = frozenset({Mode.ASK, Mode.AUTO_EDIT})
 
@@ -98,21 +97,6 @@ def completions(text: str, custom: tuple[SlashCommand, ...] = ()) -> list[SlashC
         return []
     prefix = text[1:].lower()
     return [c for c in (*COMMANDS, *custom) if c.name.startswith(prefix)]
-
-
-def next_mode(mode: Mode) -> Mode:
-    """The mode after `mode` in the shift+tab cycle."""
-    if mode not in INTERACTIVE_MODES:
-        return Mode.ASK
-    return INTERACTIVE_MODES[(INTERACTIVE_MODES.index(mode) + 1) % len(INTERACTIVE_MODES)]
-
-
-def parse_mode(arg: str) -> Mode | None:
-    try:
-        mode = Mode(arg.strip().lower())
-    except ValueError:
-        return None
-    return mode if mode in INTERACTIVE_MODES else None
 
 
 def help_lines(custom: tuple[SlashCommand, ...] = ()) -> list[str]:
@@ -403,6 +387,7 @@ def _stored_sessions(limit: int = 15) -> list[SessionRow]:
 __all__ = [
     "BY_NAME",
     "COMMANDS",
+    "INTERACTIVE_MODES",
     "Commands",
     "Output",
     "ParsedCommand",

@@ -7,19 +7,14 @@ for the TUI, line mode, headless text output and the slash commands.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agent.events import (
-    ActionDenied,
-    CandidatesTried,
-    Compacted,
-    HookRan,
-    PlanStatus,
-    TaskShape,
-    TaskShaped,
-    Usage,
-)
+from agent.event_values import PlanStatus, TaskShape
 from agent.vcs import patches
+
+if TYPE_CHECKING:  # the events themselves load with the session, not with the first frame
+    from agent.event_values import Usage
+    from agent.events import ActionDenied, CandidatesTried, Compacted, HookRan, TaskShaped
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
 PLAN_MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import os
 import signal
@@ -25,20 +26,8 @@ from textual.binding import Binding
 from textual.theme import Theme
 
 import themes
-from agent.approval import Mode
-from agent.commands import (
-    NOT_READY,
-    Commands,
-    Output,
-    RunTask,
-    Say,
-    ShowDiff,
-    ShowReview,
-    next_mode,
-    parse,
-)
+from agent.approval import Mode, next_mode
 from agent.errors import KilnError
-from agent.events import Event, Finished, StopReason, TurnStarted
 from tui.approver import TuiApprover
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
@@ -51,6 +40,8 @@ if TYPE_CHECKING:
 
     from textual.command import Provider
 
+    from agent.commands import Commands, Output
+    from agent.events import Event, Finished
     from agent.llm.base import ModelClient
     from agent.session import Session
     from agent.session.opening import TrustQuestion
@@ -112,7 +103,7 @@ class KilnApp(App[int]):
             budget_usd=settings.limits.budget_usd,
             max_tokens=settings.limits.max_tokens,
         )
-        self.commands = Commands(settings, mode, KEYS_HELP, repo)
+        self._mode = mode  # the commands' first mode, once they are made
         self.session: Session | None = None
         self.running = False
         self.closed = False
@@ -132,8 +123,12 @@ class KilnApp(App[int]):
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hang_up)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self._theme_ready = True
-        self.push_screen(MainScreen(self.meter_state, PromptHistory()))
         self.call_after_refresh(self._after_first_frame)
+
+    def get_default_screen(self) -> MainScreen:
+        # The main screen is the first on the stack, not pushed over Textual's blank default:
+        # that one was composed, styled and laid out for a frame nobody sees.
+        return MainScreen(self.meter_state, PromptHistory())
 
     def _register_themes(self) -> None:
         for theme in themes.KILN_THEMES.values():
@@ -202,6 +197,15 @@ class KilnApp(App[int]):
         self._drawn_stored = len(events)
         return True
 
+    @functools.cached_property
+    def commands(self) -> Commands:
+        """The slash commands, made on first use, after the first frame: they import the
+        event types (thirty frozen dataclasses, 15-25 ms of CPU) and read the folders of
+        custom commands, none of which the first screen shows."""
+        from agent.commands import Commands
+
+        return Commands(self.settings, self._mode, KEYS_HELP, self.repo)
+
     @property
     def main(self) -> MainScreen:
         for screen in self.screen_stack:
@@ -214,6 +218,8 @@ class KilnApp(App[int]):
 
     async def present(self, output: Output) -> None:
         """Draw one thing a slash command yielded."""
+        from agent.commands import RunTask, Say, ShowDiff, ShowReview
+
         if isinstance(output, RunTask):  # a custom command: its prompt runs as the task
             await self.main.transcript.note(output.text)
             if self.running:
@@ -332,6 +338,9 @@ class KilnApp(App[int]):
 
     @work(exclusive=True, group="run", exit_on_error=False)
     async def run_task(self, task: str) -> None:
+        from agent.commands import NOT_READY
+        from agent.events import Finished, StopReason, TurnStarted
+
         session = self.session
         if session is None and self.connect:
             await self.main.transcript.note("Starting the session again…")
@@ -371,6 +380,7 @@ class KilnApp(App[int]):
     @work(group="slash", exit_on_error=False)
     async def _show_file_diff(self, path: str) -> None:
         """A changed file chosen in the side panel: its part of the sandbox's diff."""
+        from agent.commands import ShowDiff
         from tui.diff_parse import diff_for_file
 
         if self.session is None:
@@ -393,6 +403,8 @@ class KilnApp(App[int]):
 
     @work(group="slash", exit_on_error=False)
     async def _slash(self, line: str) -> None:
+        from agent.commands import parse
+
         parsed = parse(line)
         if parsed is None:
             return

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
+from typing import TYPE_CHECKING
+
 from agent.present import cost_text, short_arguments
+
+if TYPE_CHECKING:  # the events load after the TUI's first frame
+    from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
 
 OUTPUT_LINES = 40  # a tool's output is cut to its last lines in the transcript
 FAILING_SHOWN = 20

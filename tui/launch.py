@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.approval import Mode
-from agent.commands import parse_mode
+from agent.approval import Mode, parse_mode
 from agent.errors import UsageError
 from agent.settings.config import Settings, load_settings
 from agent.settings.repo import find_repo

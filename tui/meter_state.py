@@ -9,22 +9,13 @@ token budget, if there is one. The bar turns at 80% of either budget (`BudgetWar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from agent.events import (
-    BudgetWarning,
-    Event,
-    Finished,
-    ModeChanged,
-    ModelChanged,
-    ReasoningDelta,
-    SessionStarted,
-    TextDelta,
-    TurnStarted,
-    Usage,
-    UsageUpdated,
-    WindowUsed,
-)
+from agent.event_values import Usage
 from agent.present import CHARS_PER_TOKEN, cost_text, human_duration, human_tokens
+
+if TYPE_CHECKING:
+    from agent.events import Event
 
 __all__ = ["MeterState", "human_duration", "human_tokens"]
 
@@ -71,6 +62,20 @@ class MeterState:
 
     def apply(self, event: Event) -> bool:
         """Fold one event in; True when something the meter shows changed."""
+        # Imported here: the app's first frame draws a meter before any event type loads.
+        from agent.events import (
+            BudgetWarning,
+            Finished,
+            ModeChanged,
+            ModelChanged,
+            ReasoningDelta,
+            SessionStarted,
+            TextDelta,
+            TurnStarted,
+            UsageUpdated,
+            WindowUsed,
+        )
+
         if isinstance(event, TextDelta | ReasoningDelta):
             self.streamed_chars += len(event.text)
         elif isinstance(event, UsageUpdated):

@@ -8,11 +8,16 @@ are recovered inside the backend, so the loop only ever sees `ToolCall`s.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-if TYPE_CHECKING:  # the settings read this module's profile; the events load with the run
-    from agent.events import Usage
+# A configured model lives apart, light to import: the settings name it, and the TUI's first
+# frame loads the settings but none of the message and chunk types below.
+from agent.llm.profile import ModelProfile as ModelProfile
+from agent.llm.profile import Prices as Prices
+
+if TYPE_CHECKING:  # the events load with the run
+    from agent.event_values import Usage
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -84,58 +89,6 @@ class Completion:
 
 
 ModelEvent = TextChunk | ReasoningChunk | RetryNotice | Completion
-
-
-@dataclass(frozen=True)
-class Prices:
-    """US dollars per million tokens; zero for local models."""
-
-    input: float = 0.0
-    cached_input: float = 0.0
-    cache_write: float = 0.0
-    output: float = 0.0
-
-    def cost(self, usage: Usage) -> float:
-        return (
-            usage.uncached_input * self.input
-            + usage.cached_input * self.cached_input
-            + usage.cache_write * self.cache_write
-            + usage.output * self.output
-        ) / 1_000_000
-
-
-@dataclass(frozen=True)
-class ModelProfile:
-    """One configured model: `[models.main]` or `[models.fast]`."""
-
-    provider: str = "openai"  # "openai" (any OpenAI-compatible server) | "anthropic"
-    base_url: str = ""
-    model: str = ""
-    api_key_env: str = ""  # the NAME of the variable holding the key, never the key
-    context_window: int = 32768
-    max_output_tokens: int = 4096
-    tool_protocol: str = "auto"  # "native" | "text" | "auto" (native, recovering text calls)
-    prices: Prices = field(default_factory=Prices)  # all 0 and not set: kiln's price table
-    # US dollars per hour of request wall time, for a model served on hardware paid by the
-    # hour (a rented GPU); on top of the token prices, usually with those left at 0.
-    price_per_hour: float = 0.0
-    request_timeout_s: float = 300.0
-    max_retries: int = 5
-    # Sampling temperature sent with each request; below 0 sends none (the server decides).
-    # Small local models need it low: llama-cpp-python's server defaults to 0.8.
-    temperature: float = -1.0
-    # A small model (a few billion parameters or less): kiln sends a shorter system prompt
-    # with a worked example, puts the failing tests and the files they name into the first
-    # message, and shows changed files after failing tests. With tool_protocol = "text",
-    # each reply is one JSON call whose shape the server is asked to enforce.
-    small_model: bool = False
-    # Test-verified candidates after a failing fix (agent/repair/candidates.py): how many
-    # to sample (-1: 8 for a small model, else none) and at what temperature.
-    candidates: int = -1
-    candidate_temperature: float = 0.8
-    # A llama-cpp-python server's verbose log. That server streams no usage, so the true
-    # token counts of each reply are read from this log (set for kiln's own local server).
-    server_log: str = ""
 
 
 class ModelClient(Protocol):

@@ -16,7 +16,7 @@ from typing import Any
 
 from agent.errors import ConfigError
 from agent.hooks.config import Hook
-from agent.llm.base import ModelProfile, Prices
+from agent.llm.profile import ModelProfile, Prices
 from agent.permissions import PermissionRules
 from agent.settings import paths, repo_keys, rules_layer, trust
 from sandbox.base import SandboxConfig

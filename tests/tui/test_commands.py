@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 import themes
 from agent import commands
@@ -59,8 +60,15 @@ async def test_completion_and_history() -> None:
         prompt.focus()
         await pilot.press("/", "t", "h")
         assert prompt.suggestion == "eme"
+        box = app.main.query_one("#completions", Static)  # shown above the prompt
+        assert (
+            box.display and "/theme" in str(box.render()) and "Tab completes" in str(box.render())
+        )
+        assert box.region.bottom == prompt.region.y
         await pilot.press("tab")
         assert prompt.text == "/theme "
+        await pilot.pause()
+        assert not box.display  # a space typed: nothing left to complete
         await pilot.press("enter")
         await pilot.press("up")
         assert prompt.text == "/theme "

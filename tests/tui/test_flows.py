@@ -160,7 +160,7 @@ async def test_mode_switches_live(tmp_path: Path) -> None:
             assert app.session is not None
             await pilot.press("shift+tab")
             assert app.session.mode is Mode.AUTO_EDIT
-            assert "AUTO-EDIT" in str(app.main.meter.query_one("#m-mode").render())
+            assert "AUTO-EDIT" in app.main.meter.render_line(0).text
             await submit(pilot, "/mode full-auto")
             await wait_for(pilot, lambda: app.session.mode is Mode.FULL_AUTO)
             # full-auto: the edit goes ahead without a question

@@ -18,6 +18,9 @@ SIZE = (120, 36)
 
 
 async def _draw_session(pilot: Pilot[int]) -> None:
+    # The snapshot's pilot starts as the app is ready, before its main screen (the default
+    # screen) has composed its widgets: they are there once the app is idle.
+    await pilot.pause()
     for event in SESSION:
         await pilot.app.show(event)  # type: ignore[attr-defined]
     await pilot.pause()

@@ -14,8 +14,9 @@ from tests.tui.live import wait_for
 from tests.tui.scenes import long_session, offline_app
 from tests.tui.scripts import calc_repo
 from tui.app import KilnApp
-from tui.widgets.blocks import FinishedLine, ToolCallBlock
+from tui.widgets.blocks import FinishedLine
 from tui.widgets.entries import ToolEntry
+from tui.widgets.tool_call import ToolCallBlock
 from tui.widgets.window import BATCH, FOLLOWING, WINDOW
 
 SIZE = (120, 36)
@@ -85,6 +86,31 @@ async def test_scrolling_up_reaches_the_first_block_with_a_bounded_window() -> N
             await pilot.pause()
             assert len(transcript.mounted) <= WINDOW
         await wait_for(pilot, lambda: on_screen(app, "All 120 steps done"), timeout=5)
+
+
+async def test_the_labels_at_either_end_of_the_window_count_what_is_not_mounted() -> None:
+    async with offline_app().run_test(size=SIZE) as pilot:
+        app: KilnApp = pilot.app  # type: ignore[assignment]
+        await pilot.pause()
+        transcript = app.main.transcript
+        assert not transcript.query(".window-edge")  # nothing beyond the window yet
+        await _replayed(pilot, 200)
+        first = transcript.children[0]
+        assert first.has_class("window-edge") and first.display
+        assert str(first.render()) == f"↑ {transcript.lo} earlier blocks: scroll up to see them"
+        assert transcript.children[-1] is transcript.mounted[-1]  # the end: no label below
+        index = transcript.find("marker w3x")
+        assert index is not None
+        await transcript.reveal(index)  # the start's window: the end is beyond it now
+        await pilot.pause()
+        last = transcript.children[-1]
+        later = len(transcript.entries) - transcript.hi
+        assert last.has_class("window-edge") and last.display
+        assert str(last.render()) == f"↓ {later} later blocks: scroll down to see them"
+        assert transcript.children[0] is transcript.mounted[0] or not transcript.children[0].display
+        assert [w for w in transcript.children if not w.has_class("window-edge")] == (
+            transcript.mounted
+        )
 
 
 async def test_a_tool_call_opened_stays_open_when_its_block_is_built_again() -> None:

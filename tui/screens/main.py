@@ -16,7 +16,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from agent.events import Event, FilesChanged, PhaseChanged, PlanUpdated
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
 from tui.widgets.meter import Meter
@@ -27,6 +26,7 @@ from tui.widgets.transcript import Transcript
 if TYPE_CHECKING:
     from textual.widgets import Input
 
+    from agent.events import Event
     from tui.widgets.find_bar import FindBar
 
 DRAIN_TIMEOUT_S = 10.0
@@ -60,18 +60,19 @@ class MainScreen(Screen[None]):
         self.meter_state = meter_state
         self.history = history
         self._found_at: int | None = None  # the entry the last search found
+        # Mounted with the first "/" typed: hidden until then, it only slowed the first
+        # frame (each widget mounted costs it about half a millisecond).
+        self._completions: Static | None = None
 
     def compose(self) -> ComposeResult:
         yield Meter(self.meter_state, id="meter")
         with Horizontal(id="body"):
             yield Transcript(id="transcript")
             yield SidePanel(id="side")
-        yield Static(id="completions")
         yield PromptInput(self.history, id="prompt")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#completions").display = False
         self.query_one(PromptInput).focus()
 
     @property
@@ -109,6 +110,9 @@ class MainScreen(Screen[None]):
 
     async def show(self, event: Event) -> None:
         """Hand one event to every widget that draws it."""
+        # The event types load after the first frame (the screen is drawn before any event).
+        from agent.events import FilesChanged, PhaseChanged, PlanUpdated
+
         if self.meter_state.apply(event):
             self.redraw_meter_now()
         if isinstance(event, PhaseChanged | PlanUpdated | FilesChanged):
@@ -118,6 +122,8 @@ class MainScreen(Screen[None]):
     async def replay(self, events: Sequence[Event]) -> None:
         """A stored session's events: the meter and side panel folded to where it ended,
         the transcript's last screen drawn first."""
+        from agent.events import FilesChanged, PhaseChanged, PlanUpdated
+
         for event in events:
             self.meter_state.apply(event)
         for kind in (PhaseChanged, PlanUpdated, FilesChanged):  # the last of each is shown
@@ -138,7 +144,7 @@ class MainScreen(Screen[None]):
         from tui.widgets.find_bar import FindBar  # the first search loads it
 
         if not self.query("#find"):
-            await self.mount(FindBar(), before=self.query_one("#completions"))
+            await self.mount(FindBar(), before=self._completions or self.prompt)
         find = self.query_one("#find", FindBar)
         find.display = True
         find.focus()
@@ -176,7 +182,12 @@ class MainScreen(Screen[None]):
 
     @on(PromptInput.CompletionsChanged)
     def _show_completions(self, event: PromptInput.CompletionsChanged) -> None:
-        box = self.query_one("#completions", Static)
+        if self._completions is None:
+            if not event.matches:
+                return
+            self._completions = Static(id="completions")
+            self.mount(self._completions, before=self.prompt)
+        box = self._completions
         box.display = bool(event.matches)
         if event.matches:
             width = max(18, *(len(c.name) + len(c.arg) + 3 for c in event.matches))

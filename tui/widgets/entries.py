@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
-from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
 from tui.formatting import call_head, finished_summary, tests_summary
-from tui.widgets.blocks import FinishedLine, NoticeLine, TestRunBlock, ToolCallBlock, UserPrompt
+from tui.widgets.blocks import FinishedLine, NoticeLine, TestRunBlock, UserPrompt
 
 if TYPE_CHECKING:
+    from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
     from tui.widgets.reply import AssistantReply
+    from tui.widgets.tool_call import ToolCallBlock
 
 
 class Entry:
@@ -93,6 +94,9 @@ class ToolEntry(Entry):
         self.collapsed = True
 
     def build(self) -> Widget:
+        # A Collapsible: loaded with the first tool call, not before the first frame.
+        from tui.widgets.tool_call import ToolCallBlock
+
         block = ToolCallBlock(self.started, collapsed=self.collapsed)
         if self.done is not None:
             block.finish(self.done)
@@ -100,8 +104,12 @@ class ToolEntry(Entry):
 
     def finish(self, done: ToolCallFinished) -> None:
         self.done = done
-        if isinstance(self.widget, ToolCallBlock):
-            self.widget.finish(done)
+        if self.block is not None:
+            self.block.finish(done)
+
+    @property
+    def block(self) -> ToolCallBlock | None:
+        return self.widget  # type: ignore[return-value]  # build() makes a ToolCallBlock
 
     def text(self) -> str:
         arguments = json.dumps(self.started.arguments, ensure_ascii=False)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from rich.cells import cell_len
-from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.content import Content
-from textual.reactive import reactive, var
+from rich.segment import Segment
+from rich.style import Style
+from textual.reactive import var
+from textual.strip import Strip
 from textual.timer import Timer
-from textual.widgets import Label
+from textual.widget import Widget
 
 from tui.meter_state import MeterState, human_duration, human_tokens
 
@@ -56,36 +55,46 @@ class MeterReading:
         )
 
 
-TEXT_FIELDS = ("model", "mode", "sandbox", "tokens", "cache", "bar", "cost", "steps", "clock")
+# Drawn left to right, each with a cell of space either side (the bar: before it only); the
+# clock at the right edge. Each with the component class that colours it ("": the meter's
+# own colour).
+LEFT_FIELDS = {
+    "model": "meter--model",
+    "mode": "meter--mode",
+    "sandbox": "meter--sandbox",
+    "tokens": "meter--tokens",
+    "cache": "",
+    "bar": "meter--bar",
+    "cost": "meter--cost",
+    "steps": "",
+}
+BAR = "bar"
+CLOCK = ("clock", "")
 
 
-class MeterField(Label):
-    """One field; repaints in place, and asks for a layout only when its width changes
-    (a layout reflows the whole screen, streaming transcript included)."""
+class Meter(Widget):
+    """One line drawn from its `reading` (the Line API): changed fields repaint the line on
+    the next frame, and no change of a field's width lays out the screen. `show()` takes a
+    fresh reading of the shared `MeterState`, which the screen folds events into; no polling.
 
-    text: reactive[str] = reactive("", repaint=False, init=False)  # the watcher refreshes
+    One widget, not a label per field: each widget mounted costs the first frame about half
+    a millisecond (a message pump, styles, compose, layout), and the meter's nine were 6 ms
+    of it. The fields' colours are component classes, styled in kiln.tcss; the mode's and
+    the budget's variants are classes of the meter (`-mode-plan`, `-warning`), so Textual
+    styles a few components (each as often as the meter itself: they are not free)."""
 
-    def watch_text(self, old: str, new: str) -> None:
-        # Content, not a str: a model name like "qwen[7b]" is not console markup.
-        self.update(Content(new), layout=cell_len(old) != cell_len(new))
-
-
-class Meter(Horizontal):
-    """Draws its `reading`; `show()` takes a fresh reading of the shared `MeterState`, which
-    the screen folds events into. Changed fields repaint on the next frame, no polling."""
+    COMPONENT_CLASSES = set(filter(None, LEFT_FIELDS.values()))
 
     reading: var[MeterReading] = var(MeterReading(), init=False)
 
     def __init__(self, state: MeterState, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.state = state
-        self._fields = {name: MeterField(id=f"m-{name}") for name in TEXT_FIELDS}
+        # The mode's class from the start: added once mounted, it styled the meter again.
+        self.add_class(MeterReading.of(state).mode_class, update=False)
         self._clock: Timer | None = None
         self._run_started: float | None = None
         self._elapsed_before = 0.0
-
-    def compose(self) -> ComposeResult:
-        yield from self._fields.values()
 
     def on_mount(self) -> None:
         self.show()  # never equal to the blank default reading: the watcher draws it
@@ -93,17 +102,31 @@ class Meter(Horizontal):
     def show(self) -> None:
         self.reading = MeterReading.of(self.state)
 
-    def watch_reading(self, reading: MeterReading) -> None:
-        for name, field in self._fields.items():
-            field.text = getattr(reading, name)
-        mode = self._fields["mode"]
-        if not mode.has_class(reading.mode_class):
-            mode.set_classes(reading.mode_class)
-        self._fields["sandbox"].display = bool(reading.sandbox)
-        bar = self._fields["bar"]
-        bar.display = bool(reading.bar)
-        bar.set_class(reading.warning, "-warning")
-        self._fields["cost"].set_class(reading.warning, "-warning")
+    def watch_reading(self, old: MeterReading, new: MeterReading) -> None:
+        if new.mode_class != old.mode_class:
+            self.remove_class(*filter(None, [old.mode_class]))  # the first reading has none
+            self.add_class(new.mode_class)  # as it is from the start: no new styles
+        self.set_class(new.warning, "-warning")
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        background = Style(bgcolor=self.rich_style.bgcolor)
+        left = [s for field in LEFT_FIELDS.items() for s in self._field(*field)]
+        clock = self._field(*CLOCK)
+        room = max(0, width - sum(s.cell_length for s in clock))
+        line = Strip(left).crop_extend(0, room, background)
+        return Strip([*line, *clock]).crop(0, width)
+
+    def _field(self, name: str, component: str) -> list[Segment]:
+        """A field's segments: its text in its style, a cell of space either side in its
+        background, as a label with `padding: 0 1` draws them; none for an empty one."""
+        text = getattr(self.reading, name)
+        if not text:  # the sandbox under Docker, the bar without a budget
+            return []
+        style = self.get_component_rich_style(component) if component else self.rich_style
+        pad = Segment(" ", Style(bgcolor=style.bgcolor))
+        return [pad, Segment(text, style)] if name == BAR else [pad, Segment(text, style), pad]
 
     def start_clock(self) -> None:
         """Count elapsed time while a request runs (never in snapshots: no run, no clock)."""

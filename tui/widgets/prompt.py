@@ -3,12 +3,16 @@ history, and a slash command completes inline (Tab or Right accepts)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
-from agent import commands
 from tui.history import PromptHistory
+
+if TYPE_CHECKING:
+    from agent.commands import SlashCommand
 
 NEWLINE_KEYS = ("shift+enter", "ctrl+j", "alt+enter")
 
@@ -20,7 +24,7 @@ class PromptInput(TextArea):
             self.text = text
 
     class CompletionsChanged(Message):
-        def __init__(self, matches: list[commands.SlashCommand]) -> None:
+        def __init__(self, matches: list[SlashCommand]) -> None:
             super().__init__()
             self.matches = matches
 
@@ -36,6 +40,9 @@ class PromptInput(TextArea):
         self.prompt_history = history
 
     def update_suggestion(self) -> None:
+        # The command layer loads with the first text typed, not with the first frame.
+        from agent import commands
+
         own = getattr(self.app, "commands", None)  # the app's, with the custom commands
         matches = (
             own.completions(self.text)

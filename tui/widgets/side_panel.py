@@ -1,40 +1,75 @@
 """The side panel: the plan with its current phase, the files changed, the sandbox state.
 
-The files' list is made with the first files changed: hidden until then, it only slowed
-the first frame (an OptionList's styles and layout, 8 ms of its CPU time)."""
+Two widgets draw its text, each a block of lines in the panel's component styles
+(kiln.tcss): the plan's part down to the files' title, and the sandbox's part; the files'
+list is mounted between them with the first files changed. Each widget mounted costs the
+first frame about half a millisecond: the panel's six labels were 3 ms of its CPU time, and
+the files' hidden list 8 ms (an OptionList's styles and layout)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
-from textual.reactive import var
-from textual.widgets import Label, Static
+from textual.reactive import reactive, var
+from textual.strip import Strip
+from textual.widget import Widget
 
-from agent.events import (
-    Event,
-    FilesChanged,
-    Phase,
-    PhaseChanged,
-    PlanStatus,
-    PlanStep,
-    PlanUpdated,
-)
+from agent.event_values import Phase, PlanStatus, PlanStep
 
 if TYPE_CHECKING:
     from textual.widgets import OptionList
 
+    from agent.events import Event
+
 MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}
+TITLE = "panel--title"
+# A line of the panel: its text and the component class that styles it ("": the widget's
+# own style, as for a blank line above a title).
+Line = tuple[str, str]
+
+
+class PanelLines(Widget):
+    """Lines of text, each in a component style of the panel; built into content when drawn,
+    so a new theme restyles them. Textual styles each component class as often as the
+    widget itself, so each part names only the few it uses; a variant (the phase done or
+    failed, the sandbox's error) is a class of the widget."""
+
+    lines: reactive[tuple[Line, ...]] = reactive((), layout=True)
+
+    def render(self) -> Content:
+        return Content("\n").join(
+            Content.styled(text, self.get_visual_style(style)) if style else Content(text)
+            for text, style in self.lines
+        )
+
+    def render_line(self, y: int) -> Strip:
+        # A blank line comes as one empty segment in the text's style; without it, the line
+        # is the background alone, as the labels' margins drew it.
+        line = super().render_line(y)
+        return Strip([s for s in line if s.text], line.cell_length)
+
+    def text(self) -> str:
+        """The lines as shown, without their styles."""
+        return "\n".join(text for text, _ in self.lines)
+
+
+class PlanLines(PanelLines):
+    COMPONENT_CLASSES = {TITLE, "panel--phase"}  # the steps in the widget's own colour
+
+
+class SandboxLines(PanelLines):
+    COMPONENT_CLASSES = {TITLE}  # the state in the widget's own colour
 
 
 class SidePanel(Vertical):
-    """Each section draws one reactive; an event that repeats what is shown redraws nothing
+    """Each section draws its reactives; an event that repeats what is shown redraws nothing
     (the files list keeps its highlight)."""
 
-    # init=False: compose already draws the defaults.
+    # init=False: the sections are drawn once, when the panel is made.
     phase: var[str] = var("idle", init=False)
     plan: var[tuple[PlanStep, ...]] = var((), init=False)
     files: var[tuple[str, ...]] = var((), init=False)
@@ -50,23 +85,23 @@ class SidePanel(Vertical):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         # Built here, not in compose: a watcher may run before the panel is mounted.
-        self._phase = Label("phase: idle", id="phase")
-        self._plan = Static("no plan yet", id="plan")
+        self._plan = PlanLines(id="plan")  # PLAN, the phase, the steps, FILES CHANGED
         self._files: OptionList | None = None  # made with the first files changed
-        self._sandbox_title = Label("SANDBOX", classes="panel-title")
-        self._sandbox = Static("not started", id="sandbox")
+        self._sandbox = SandboxLines(id="sandbox")  # SANDBOX, its state
+        self._plan.add_class("-phase-idle")
+        self._draw_plan()
+        self.watch_sandbox(self.sandbox)
 
     def compose(self) -> ComposeResult:
-        yield Label("PLAN", classes="panel-title")
-        yield self._phase
         yield self._plan
-        yield Label("FILES CHANGED", classes="panel-title")
         if self._files is not None:
             yield self._files
-        yield self._sandbox_title
         yield self._sandbox
 
     def show(self, event: Event) -> None:
+        # Imported here: the first frame draws the panel before any event type loads.
+        from agent.events import FilesChanged, PhaseChanged, PlanUpdated
+
         if isinstance(event, PhaseChanged):
             self.set_phase(event.phase)
         elif isinstance(event, PlanUpdated):
@@ -83,15 +118,25 @@ class SidePanel(Vertical):
     def set_sandbox(self, state: str, level: str = "info") -> None:
         self.sandbox = (state, level)
 
-    def watch_phase(self, phase: str) -> None:
-        self._phase.update(Text(f"phase: {phase}"))
-        self._phase.set_classes(f"-phase-{phase}")
+    def watch_phase(self, old: str, new: str) -> None:
+        self._plan.remove_class(f"-phase-{old}")
+        self._plan.add_class(f"-phase-{new}")
+        self._draw_plan()
 
-    def watch_plan(self, steps: tuple[PlanStep, ...]) -> None:
-        rows = Text()
-        for step in steps:
-            rows.append(f"{MARKS[step.status]} {step.title}\n")
-        self._plan.update(rows if steps else "no plan yet")
+    def watch_plan(self) -> None:
+        self._draw_plan()
+
+    def _draw_plan(self) -> None:
+        steps = [f"{MARKS[step.status]} {step.title}" for step in self.plan]
+        rows = [*steps, ""] if steps else ["no plan yet"]  # a blank line under the steps
+        self._plan.lines = (
+            ("", ""),  # each title has a blank line above it
+            ("PLAN", TITLE),
+            (f"phase: {self.phase}", "panel--phase"),
+            *((row, "") for row in rows),
+            ("", ""),
+            ("FILES CHANGED", TITLE),
+        )
 
     def watch_files(self, files: tuple[str, ...]) -> None:
         from textual.widgets import OptionList
@@ -100,15 +145,15 @@ class SidePanel(Vertical):
         if self._files is None:
             self._files = OptionList(id="files")
             if self.is_mounted:  # else compose yields it
-                self.mount(self._files, before=self._sandbox_title)
+                self.mount(self._files, before=self._sandbox)
         self._files.clear_options()
         self._files.add_options([Option(path, id=path) for path in files])
         self._files.display = bool(files)
 
     def watch_sandbox(self, sandbox: tuple[str, str]) -> None:
         state, level = sandbox
-        self._sandbox.update(Text(state))
         self._sandbox.set_classes(f"-{level}")
+        self._sandbox.lines = (("", ""), ("SANDBOX", TITLE), (state, ""))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

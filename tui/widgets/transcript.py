@@ -3,38 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
-from agent.events import (
-    ActionDenied,
-    Applied,
-    ApprovalRequested,
-    ApprovalResolved,
-    AssistantMessage,
-    CandidatesTried,
-    Checkpointed,
-    Compacted,
-    Event,
-    FilesChanged,
-    Finished,
-    HookOutcome,
-    HookRan,
-    ModeChanged,
-    ModelChanged,
-    Notice,
-    PhaseChanged,
-    PlanUpdated,
-    ReasoningDelta,
-    SessionStarted,
-    TaskShaped,
-    TestsRan,
-    TextDelta,
-    ToolCallFinished,
-    ToolCallStarted,
-    TurnStarted,
-    UsageUpdated,
-    WindowUsed,
-)
+from agent.event_values import HookOutcome
 from agent.present import candidates_line, compacted_line, denied_line, hook_line, shape_line
 from tui.formatting import APPLY_HINT
 from tui.widgets.entries import (
@@ -47,6 +18,9 @@ from tui.widgets.entries import (
     UserEntry,
 )
 from tui.widgets.window import WindowedLog
+
+if TYPE_CHECKING:
+    from agent.events import Event
 
 VERDICTS = {"approve": "approved", "reject": "rejected", "always": "always allowed"}
 
@@ -108,60 +82,62 @@ class Transcript(WindowedLog):
 
     async def show(self, event: Event) -> None:
         """Render one event of the stream; each event it does not draw is named below."""
+        import agent.events as ev  # loaded by now; the first frame is drawn without them
+
         match event:
-            case TextDelta():
+            case ev.TextDelta():
                 if self._reply is None:
                     self._reply = ReplyEntry()
                     await self.add(self._reply)
                 await self._reply.write(event.text)
-            case AssistantMessage():
+            case ev.AssistantMessage():
                 if self._reply is None and event.text.strip():
                     await self.add(ReplyEntry(event.text))  # replayed, or never streamed
                 await self._end_reply()
-            case ToolCallStarted():
+            case ev.ToolCallStarted():
                 await self._end_reply()
                 call = ToolEntry(event)
                 self._calls[event.call_id] = call
                 await self.add(call)
-            case ToolCallFinished():
+            case ev.ToolCallFinished():
                 call_or_none = self._calls.pop(event.call_id, None)
                 if call_or_none is not None:
                     call_or_none.finish(event)
-            case TestsRan():
+            case ev.TestsRan():
                 await self._end_reply()
                 await self.add(TestsEntry(event))
-            case ApprovalRequested():
+            case ev.ApprovalRequested():
                 self._questions[event.request_id] = event.summary
-            case ApprovalResolved():
+            case ev.ApprovalResolved():
                 verdict = VERDICTS.get(event.decision, event.decision)
                 what = self._questions.pop(event.request_id, "")
                 reason = f" ({event.reason})" if event.reason else ""
                 said = f"{verdict}: {what}{reason}" if what else f"{verdict}{reason}"
                 await self.note(said, "approval")
-            case Notice():  # a BudgetWarning too
+            case ev.Notice():  # a BudgetWarning too
                 await self.note(event.message, event.level)
-            case HookRan():
+            case ev.HookRan():
                 if event.outcome != HookOutcome.ALLOWED:  # an allowed run is not drawn
                     await self.note(hook_line(event), "warning")
-            case ActionDenied():
+            case ev.ActionDenied():
                 await self.note(denied_line(event), "approval")
-            case Compacted():
+            case ev.Compacted():
                 await self.note(compacted_line(event))
-            case TaskShaped():
+            case ev.TaskShaped():
                 await self.note(shape_line(event))
-            case CandidatesTried():
+            case ev.CandidatesTried():
                 await self.note(candidates_line(event), "success" if event.chosen else "info")
-            case FilesChanged():
+            case ev.FilesChanged():
                 self._changed = event.paths
-            case Finished():
+            case ev.Finished():
                 await self._end_reply()
                 await self.add(FinishedEntry(event))
                 if self._changed:
                     await self.add(NoticeEntry(APPLY_HINT.format(n=len(self._changed))))
             case (
-                SessionStarted() | PhaseChanged() | TurnStarted() | ReasoningDelta()
-                | PlanUpdated() | WindowUsed() | UsageUpdated() | Checkpointed()
-                | ModeChanged() | ModelChanged() | Applied()
+                ev.SessionStarted() | ev.PhaseChanged() | ev.TurnStarted() | ev.ReasoningDelta()
+                | ev.PlanUpdated() | ev.WindowUsed() | ev.UsageUpdated() | ev.Checkpointed()
+                | ev.ModeChanged() | ev.ModelChanged() | ev.Applied()
             ):  # fmt: skip
                 pass  # the meter's, the side panel's or the command layer's to show
             case _:

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from textual import on
-from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Collapsible, Static
+from textual.widgets import Static
 
 from tui.widgets.entries import Entry, ToolEntry
+
+if TYPE_CHECKING:
+    from textual.widgets import Collapsible
 
 WINDOW = 100  # entries mounted at most
 # While the view follows new content, fewer: a screen and a margin. Every line a streamed
@@ -48,15 +50,12 @@ class WindowedLog(VerticalScroll):
         self._jumps = 0
         self._jumping = False  # a jump's scroll is due: no batch mounts before it lands
         self._found: Entry | None = None
+        # The labels at either end of the window, mounted when first shown: an empty
+        # transcript's two hidden widgets only slowed the first frame.
         self._earlier = Static("", classes="window-edge")
         self._later = Static("", classes="window-edge")
 
-    def compose(self) -> ComposeResult:
-        yield self._earlier
-        yield self._later
-
     def on_mount(self) -> None:
-        self._earlier.display = self._later.display = False
         self.anchor()
 
     @property
@@ -142,11 +141,16 @@ class WindowedLog(VerticalScroll):
             if entry is self._found:
                 entry.widget.add_class("-found")
             widgets.append(entry.widget)
-        if widgets:
-            if before_all:
-                await self.mount_all(widgets, after=self._earlier)
-            else:
-                await self.mount_all(widgets, before=self._later)
+        if not widgets:
+            return
+        if before_all and self._earlier.parent is self:
+            await self.mount_all(widgets, after=self._earlier)
+        elif before_all:
+            await self.mount_all(widgets, before=self.children[0] if self.children else None)
+        elif self._later.parent is self:
+            await self.mount_all(widgets, before=self._later)
+        else:
+            await self.mount_all(widgets)
 
     async def _unmount(self, start: int, stop: int) -> None:
         widgets = []
@@ -162,9 +166,16 @@ class WindowedLog(VerticalScroll):
         self._earlier.display = self.lo > 0
         self._later.display = later > 0
         if self.lo:
+            self._placed(self._earlier, first=True)
             self._earlier.update(f"↑ {self.lo} earlier blocks: scroll up to see them")
         if later:
+            self._placed(self._later, first=False)
             self._later.update(f"↓ {later} later blocks: scroll down to see them")
+
+    def _placed(self, edge: Static, *, first: bool) -> None:
+        """An edge's label mounted, the first time it is shown, before or after every block."""
+        if edge.parent is None:
+            self.mount(edge, before=self.children[0] if first and self.children else None)
 
     def _offset(self, anchor: Widget | None) -> tuple[Widget, float] | None:
         """Where `anchor` is in the view now, to keep it there (`_settle`)."""
@@ -284,17 +295,19 @@ class WindowedLog(VerticalScroll):
         widget = entry.widget
         assert widget is not None
         widget.add_class("-found")
-        if isinstance(widget, Collapsible) and not entry_collapsed(entry):
-            widget.collapsed = False
+        if isinstance(entry, ToolEntry) and not entry.collapsed and entry.block is not None:
+            entry.block.collapsed = False
         return widget
 
-    @on(Collapsible.Toggled)
+    # By name, not `@on(Collapsible.Toggled)`: the class loads with the first tool call.
+    def on_collapsible_expanded(self, message: Collapsible.Expanded) -> None:
+        self._toggled(message)
+
+    def on_collapsible_collapsed(self, message: Collapsible.Collapsed) -> None:
+        self._toggled(message)
+
     def _toggled(self, message: Collapsible.Toggled) -> None:
         """Remember a tool call opened or closed, for when its block is built again."""
         for entry in self.entries[self.lo : self.hi]:
             if entry.widget is message.collapsible and isinstance(entry, ToolEntry):
                 entry.collapsed = message.collapsible.collapsed
-
-
-def entry_collapsed(entry: Entry) -> bool:
-    return not isinstance(entry, ToolEntry) or entry.collapsed
