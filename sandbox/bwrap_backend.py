@@ -65,7 +65,6 @@ class BwrapSandbox(WorkspaceSandbox):
             )
 
     async def close(self) -> None:
-        await self._drop_rebaseline()
         if self.layout is not None:
             await asyncio.to_thread(workspace.remove_layout, self.layout)
             self.layout = None

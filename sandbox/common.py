@@ -132,7 +132,6 @@ class WorkspaceSandbox:
         self._generation = 0
         self._running = 0
         self._snapshot: _Snapshot | None = None
-        self._rebaselining: asyncio.Future[None] | None = None  # see rebaseline()
         self.idle_watch = IdleDiskWatch(
             lambda: self.layout.root if self.layout else None,
             self.disk_limit,
@@ -175,7 +174,6 @@ class WorkspaceSandbox:
     async def exec(
         self, cmd: str, *, timeout: float | None = None, cwd: str | None = None
     ) -> ExecResult:
-        await self._rebaselined()
         layout = self._need_layout()
         limit = self.config.default_timeout_s if timeout is None else timeout
         workdir = gitstate.WORKSPACE
@@ -285,7 +283,6 @@ class WorkspaceSandbox:
 
     # -- files -----------------------------------------------------------------------
     async def write_file(self, path: str, data: bytes) -> None:
-        await self._rebaselined()
         self._changing(+1)
         try:
             await self._write_file(path, data)
@@ -312,33 +309,8 @@ class WorkspaceSandbox:
 
     async def rebaseline(self) -> None:
         """The workspace as it is now becomes the baseline: its changes reached the
-        repository (an apply), so later diffs hold only what came after.
-
-        Returns before the new baseline is committed: the diff against it is empty until
-        something changes the workspace, and everything that can (a command, a write, a
-        checkpoint, a restore) waits for the commit first. After `kiln run --apply`
-        nothing comes next, so nobody waits for it: closing drops it."""
-        await self._rebaselined()
-        self._snapshot = _Snapshot(self._generation, "", (), "")
-        taking = asyncio.ensure_future(self._take_baseline())
-        self._rebaselining = taking
-        taking.add_done_callback(self._rebaseline_taken)
-
-    def _rebaseline_taken(self, taking: asyncio.Future[None]) -> None:
-        if self._rebaselining is taking and not taking.cancelled() and not taking.exception():
-            self._rebaselining = None  # a failure stays: every later change raises it
-
-    async def _rebaselined(self) -> None:
-        """Wait for a rebaseline still being committed (raising its failure)."""
-        if self._rebaselining is not None:
-            await asyncio.shield(self._rebaselining)
-
-    async def _drop_rebaseline(self) -> None:
-        """Closing: a baseline still being committed is of no use to anyone."""
-        taking, self._rebaselining = self._rebaselining, None
-        if taking is not None:
-            taking.cancel()
-            await asyncio.gather(taking, return_exceptions=True)
+        repository (an apply), so later diffs hold only what came after."""
+        await self._take_baseline()
 
     async def diff(self) -> str:
         return (await self._current()).diff
@@ -368,7 +340,6 @@ class WorkspaceSandbox:
         return snapshot
 
     async def checkpoint(self, label: str) -> str:
-        await self._rebaselined()
         env = {"KILN_LABEL": label or "-"}
         snapshot = self._snapshot
         if snapshot is not None and snapshot.generation == self._generation and snapshot.tree:
@@ -381,7 +352,6 @@ class WorkspaceSandbox:
         return self.last_checkpoint
 
     async def restore(self, ref: str) -> None:
-        await self._rebaselined()
         self._changing(+1)
         try:
             await self._restore(ref)

@@ -194,7 +194,6 @@ class DockerSandbox(WorkspaceSandbox):
         return {**sandbox_env(self.config), **self.setup_env, **self.config.env}
 
     async def close(self) -> None:
-        await self._drop_rebaseline()
         await self.idle_watch.stop()
         self._drop_channel()  # the server kills whatever still runs, then exits
         engine_socket = reaper.engine_socket()
