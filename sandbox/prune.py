@@ -11,7 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
-from docker.errors import NotFound
+from docker.errors import APIError, NotFound
 
 from sandbox import engine
 from sandbox.workspace import state_root
@@ -42,8 +42,13 @@ def prune_leftovers(everything: bool = False) -> int:
         labels = container.get("Labels") or {}
         if not everything and _owner_alive(labels):
             continue
-        with contextlib.suppress(NotFound):
+        try:
             client.api.remove_container(container["Id"], force=True)
+        except NotFound:
+            pass
+        except APIError as exc:
+            if exc.status_code != 409:  # 409: its removal is already under way elsewhere
+                raise
         _remove_state(labels.get("kiln.state"))
         removed += 1
     for volume in client.api.volumes(filters=filters).get("Volumes") or []:
