@@ -40,20 +40,23 @@ def _span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
 def crosses(best: str, donor: str) -> list[tuple[str, str]]:
     """Each of `donor`'s definitions that `best` also has, written differently, put in
     place of `best`'s: (the name, the crossed module), for those that still parse."""
-    ours, theirs = definitions(best), definitions(donor)
+    made = ((name, cross(best, donor, name)) for name in definitions(best))
+    return [(name, crossed) for name, crossed in made if crossed is not None]
+
+
+def cross(best: str, donor: str, name: str) -> str | None:
+    """`best` with its definition `name` replaced by `donor`'s; None when either lacks it,
+    they are written the same, or the result does not parse (an indentation that differs
+    may not)."""
+    ours, theirs = definitions(best).get(name), definitions(donor).get(name)
+    if ours is None or theirs is None:
+        return None
     best_lines, donor_lines = best.splitlines(keepends=True), donor.splitlines(keepends=True)
-    made: list[tuple[str, str]] = []
-    for name, (first, last) in ours.items():
-        if name not in theirs:
-            continue
-        start, end = theirs[name]
-        given, kept = donor_lines[start - 1 : end], best_lines[first - 1 : last]
-        if _text(given) == _text(kept):
-            continue
-        crossed = "".join(best_lines[: first - 1] + _ended(given) + best_lines[last:])
-        if definitions(crossed):  # it parses (an indentation that differs may not)
-            made.append((name, crossed))
-    return made
+    given = donor_lines[theirs[0] - 1 : theirs[1]]
+    if _text(given) == _text(best_lines[ours[0] - 1 : ours[1]]):
+        return None
+    crossed = "".join(best_lines[: ours[0] - 1] + _ended(given) + best_lines[ours[1] :])
+    return crossed if definitions(crossed) else None
 
 
 def _text(lines: list[str]) -> str:

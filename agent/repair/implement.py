@@ -32,7 +32,7 @@ from agent.llm.base import Message
 from agent.prompts.briefing import Briefing, brief
 from agent.prompts.implement import implement_request, improve_request, module_from_reply
 from agent.repair.candidates import candidates_allowed, restored_if_cut
-from agent.repair.crossover import crosses, definitions
+from agent.repair.crossover import cross, definitions
 from agent.repair.stubs import Stub, find_stub
 from agent.run.checks import record_tests
 from agent.run.core import Run
@@ -136,9 +136,8 @@ async def _sample(run: Run, task: str, stub: Stub, baseline: TestDigest) -> tupl
         if module is None or module in seen:
             continue
         seen.add(module)
-        await _write(run, stub.path, module)
         tried += 1
-        report = await run_test_command(run.tool_context, timeout_s=timeout_s)
+        report = await _judged(run, stub.path, module, timeout_s)
         other = _Best(module, report)
         if best.beaten_by(report):
             best, other, echoes = other, best, 0  # the one it beat may still pass others
@@ -165,13 +164,12 @@ async def _crossed(
     crossing goes on from it. Returns the crosses tried and the best after them."""
     tried = 0
     for name in list(definitions(donor.module))[:MAX_CROSSES]:
-        module = dict(crosses(best.module, donor.module)).get(name)
+        module = cross(best.module, donor.module, name)
         if module is None or module in seen:
             continue
         seen.add(module)
-        await _write(run, stub.path, module)
         tried += 1
-        report = await run_test_command(run.tool_context, timeout_s=timeout_s)
+        report = await _judged(run, stub.path, module, timeout_s)
         if best.beaten_by(report):
             assert best.report is not None
             run.emit(Notice(f"{name} taken from another candidate: {report.passed} tests pass "
@@ -189,6 +187,12 @@ def _reply_tokens(stub: Stub) -> int:
 
 async def _write(run: Run, path: str, module: str) -> None:
     await tools.call(run.tool_context, "write_file", {"path": path, "content": module})
+
+
+async def _judged(run: Run, path: str, module: str, timeout_s: float) -> TestDigest:
+    """`module` written over `path` and the tests run on it."""
+    await _write(run, path, module)
+    return await run_test_command(run.tool_context, timeout_s=timeout_s)
 
 
 async def _keep(run: Run, stub: Stub, best: _Best, tried: int) -> None:
