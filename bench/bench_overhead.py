@@ -3,7 +3,9 @@
 Run: .venv/bin/python bench/bench_overhead.py [--runs 5] [--timed-runs 3] [--skip-others]
 
 The model is the scripted server on 127.0.0.1 answering instantly, so what is left is each
-agent's own cost plus the commands it runs. For every agent:
+agent's own cost plus the commands it runs. The agents' runs are interleaved (kiln, Aider,
+mini-swe-agent, kiln, ...), so a change in the machine's load falls on all of them alike.
+For every agent:
   end to end    = process start to exit of untouched runs (median of --runs)
   command time  = in separate timed runs (median of --timed-runs), the time spent running
                   commands: for kiln the union of the intervals inside Sandbox calls
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -36,7 +39,14 @@ sys.path.insert(0, str(ROOT))
 
 from agent.llm.scripted.server import ScriptedServer  # noqa: E402
 from bench.bytecode import compile_kiln  # noqa: E402
-from bench.overhead_others import Measured, run_aider, run_mini  # noqa: E402
+from bench.overhead_others import (  # noqa: E402
+    COMMAND_TIME,
+    Measured,
+    OneRun,
+    aider,
+    measured,
+    mini,
+)
 
 KILN = str(ROOT / ".venv" / "bin" / "kiln")
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
@@ -105,28 +115,48 @@ def kiln_once(workdir: Path, timing: Path | None) -> float:
     return elapsed
 
 
-def measure_kiln(runs: int, timed_runs: int) -> Measured:
-    plain, pairs = [], []
-    by_call: dict[str, list[float]] = {}
+def kiln_run(timing: bool) -> tuple[float, float]:
+    """One kiln run: its end to end; timed, also the time inside its sandbox calls (whose
+    totals per call go to KILN_CALLS)."""
+    with tempfile.TemporaryDirectory(prefix="kiln-bench-") as tmp:
+        log = Path(tmp) / "timing.json" if timing else None
+        elapsed = kiln_once(Path(tmp), log)
+        if log is None:
+            return elapsed, 0.0
+        report = json.loads(log.read_text())
+        for name, seconds in report["by_call"].items():
+            KILN_CALLS.setdefault(name, []).append(seconds)
+        return elapsed, report["sandbox_s"]
+
+
+KILN_CALLS: dict[str, list[float]] = {}
+
+
+def measure_all(runs: int, timed_runs: int, skip_others: bool) -> dict[str, Measured | str]:
+    """Every agent's runs interleaved (kiln, Aider, mini-swe-agent, kiln, ...): untouched
+    runs first, then the timed ones, so a change in the machine's load falls on all."""
+    agents: dict[str, OneRun | str] = {"kiln": kiln_run}
+    if not skip_others:
+        agents["Aider"] = aider(make_repo, fixed)
+        agents["mini-swe-agent"] = mini(make_repo, fixed)
+    plain: dict[str, list[float]] = {name: [] for name in agents}
+    timed: dict[str, list[tuple[float, float]]] = {name: [] for name in agents}
+    failed: dict[str, str] = {n: why for n, why in agents.items() if isinstance(why, str)}
     for timing in [False] * runs + [True] * timed_runs:
-        with tempfile.TemporaryDirectory(prefix="kiln-bench-") as tmp:
-            log = Path(tmp) / "timing.json" if timing else None
-            elapsed = kiln_once(Path(tmp), log)
-            if log is None:
-                plain.append(elapsed)
+        for name, one in agents.items():
+            if name in failed or isinstance(one, str):
                 continue
-            report = json.loads(log.read_text())
-            pairs.append((elapsed, report["sandbox_s"]))
-            for name, seconds in report["by_call"].items():
-                by_call.setdefault(name, []).append(seconds)
-    calls = ", ".join(f"{k} {statistics.median(v):.3f}s" for k, v in by_call.items())
-    print(f"kiln's sandbox calls (median of the timed runs): {calls}")
-    return Measured(
-        statistics.median(plain),
-        statistics.median(p[0] for p in pairs),
-        statistics.median(p[1] for p in pairs),
-        "inside Sandbox calls",
-    )
+            outcome = one(timing)
+            if isinstance(outcome, str):
+                failed[name] = outcome
+            elif timing:
+                timed[name].append(outcome)
+            else:
+                plain[name].append(outcome[0])
+    what = {"kiln": "inside Sandbox calls", **COMMAND_TIME}
+    return {
+        name: failed.get(name) or measured(plain[name], timed[name], what[name]) for name in agents
+    }
 
 
 def row(name: str, m: Measured) -> str:
@@ -144,11 +174,13 @@ def main() -> None:
     args = parser.parse_args()
 
     compile_kiln(ROOT)
-    kiln = measure_kiln(args.runs, args.timed_runs)
-    others: dict[str, Measured | str] = {}
-    if not args.skip_others:
-        for name, runner in (("Aider", run_aider), ("mini-swe-agent", run_mini)):
-            others[name] = runner(args.runs, args.timed_runs, make_repo, fixed)
+    results = measure_all(args.runs, args.timed_runs, args.skip_others)
+    kiln = results.pop("kiln")
+    if isinstance(kiln, str):
+        raise SystemExit(kiln)
+    calls = ", ".join(f"{k} {statistics.median(v):.3f}s" for k, v in KILN_CALLS.items())
+    print(f"kiln's sandbox calls (median of the timed runs): {calls}")
+    others = results
     print(
         f"\n{'':<15} {'end to end':>10} {'timed run':>10} {'commands':>10} {'overhead':>10}"
         f"   (end to end: median of {args.runs}; the rest: median of {args.timed_runs} timed runs)"
@@ -169,6 +201,7 @@ def main() -> None:
                 f"kiln vs {name}: {ratio:.1f}x faster end to end ({verdict} the 6x target); "
                 f"own overhead {outcome.overhead_s / kiln.overhead_s:.1f}x smaller"
             )
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (2 cores)")
 
 
 if __name__ == "__main__":

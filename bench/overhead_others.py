@@ -2,8 +2,8 @@
 
 Each gets the fix in its own format (Aider: one SEARCH/REPLACE reply; mini-swe-agent: one
 bash command per reply) from the same scripted server, and runs the same tests. A runner
-returns a Measured (end to end from untouched runs; command time from separate timed
-runs), or a sentence saying exactly why it could not run.
+gives one run at a time (bench_overhead interleaves the agents' runs, so all see the same
+load), or a sentence saying exactly why it could not run.
 """
 
 from __future__ import annotations
@@ -103,35 +103,37 @@ def _one_run(
     return elapsed
 
 
-def _measure(
-    runs: int,
-    timed_runs: int,
+# One run of an agent: with `timed`, also the seconds it spent in commands. A sentence
+# says why it could not run at all.
+OneRun = Callable[[bool], "tuple[float, float] | str"]
+
+
+def measured(plain: list[float], timed: list[tuple[float, float]], what: str) -> Measured:
+    return Measured(
+        statistics.median(plain),
+        statistics.median(p[0] for p in timed),
+        statistics.median(p[1] for p in timed),
+        what,
+    )
+
+
+def _runner(
     make_repo: MakeRepo,
     fixed: Fixed,
     script: list[dict[str, object]],
     argv: Argv,
     read_timing: Callable[[Path], float],
-    command_what: str,
-) -> Measured | str:
-    plain: list[float] = []
-    pairs: list[tuple[float, float]] = []
-    for timing in [False] * runs + [True] * timed_runs:
+) -> OneRun:
+    def one(timing: bool) -> tuple[float, float] | str:
         with tempfile.TemporaryDirectory(prefix="kiln-bench-other-") as tmp:
             repo = make_repo(Path(tmp))
             log = Path(tmp) / "timing" if timing else None
             outcome = _one_run(make_repo, fixed, script, argv(repo, "{BASE_URL}", log), repo)
             if isinstance(outcome, str):
                 return outcome
-            if log is None:
-                plain.append(outcome)
-            else:
-                pairs.append((outcome, read_timing(log)))
-    return Measured(
-        statistics.median(plain),
-        statistics.median(p[0] for p in pairs),
-        statistics.median(p[1] for p in pairs),
-        command_what,
-    )
+            return outcome, read_timing(log) if log is not None else 0.0
+
+    return one
 
 
 def _installed(program: str) -> Path | None:
@@ -139,15 +141,15 @@ def _installed(program: str) -> Path | None:
     return path if path.exists() else None
 
 
-def run_aider(runs: int, timed_runs: int, make_repo: MakeRepo, fixed: Fixed) -> Measured | str:
-    aider = _installed("aider")
-    if aider is None:
+def aider(make_repo: MakeRepo, fixed: Fixed) -> OneRun | str:
+    program = _installed("aider")
+    if program is None:
         return f"aider-chat is not installed in {BENCH_VENV} (pip install aider-chat there)"
 
     def argv(repo: Path, base_url: str, log: Path | None) -> list[str]:
         test = TEST_COMMAND if log is None else timed(TEST_COMMAND, log)
         return [
-            str(aider), "--model", "openai/scripted", "--openai-api-base", base_url,
+            str(program), "--model", "openai/scripted", "--openai-api-base", base_url,
             "--openai-api-key", "scripted", "--yes-always", "--no-git", "--no-auto-commits",
             "--no-check-update", "--analytics-disable", "--no-show-model-warnings",
             "--map-tokens", "0", "--no-pretty", "--no-stream", "--edit-format", "diff",
@@ -155,15 +157,11 @@ def run_aider(runs: int, timed_runs: int, make_repo: MakeRepo, fixed: Fixed) -> 
             "--message", TASK, "calc.py",
         ]  # fmt: skip
 
-    return _measure(
-        runs, timed_runs, make_repo, fixed, AIDER_SCRIPT, argv, logged_seconds,
-        "inside its test runs",
-    )  # fmt: skip
+    return _runner(make_repo, fixed, AIDER_SCRIPT, argv, logged_seconds)
 
 
-def run_mini(runs: int, timed_runs: int, make_repo: MakeRepo, fixed: Fixed) -> Measured | str:
-    mini = _installed("mini")
-    if mini is None:
+def mini(make_repo: MakeRepo, fixed: Fixed) -> OneRun | str:
+    if _installed("mini") is None:
         return f"mini-swe-agent is not installed in {BENCH_VENV} (pip install mini-swe-agent there)"
     driver = Path(__file__).with_name("mini_driver.py")
 
@@ -174,7 +172,11 @@ def run_mini(runs: int, timed_runs: int, make_repo: MakeRepo, fixed: Fixed) -> M
     def read(log: Path) -> float:
         return float(log.read_text()) if log.exists() else 0.0
 
-    return _measure(
-        runs, timed_runs, make_repo, fixed, MINI_SCRIPT, argv, read,
-        "inside its environment's execute()",
-    )  # fmt: skip
+    return _runner(make_repo, fixed, MINI_SCRIPT, argv, read)
+
+
+# What each agent's command time is.
+COMMAND_TIME = {
+    "Aider": "inside its test runs",
+    "mini-swe-agent": "inside its environment's execute()",
+}

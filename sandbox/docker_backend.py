@@ -99,7 +99,10 @@ class DockerSandbox(WorkspaceSandbox):
         self.client = engine_api.connect(ping=False)
         try:
             self._image = engine.image_for(self.client, self.repo, self.config)
-            self._image = self._with_setup(self._image)
+            self._image, self.setup_env = setup.session_image(
+                self.client, self.repo, self._image, self.config, self.notes,
+                self._progress_here, self._cancel_setup,
+            )  # fmt: skip
             self.layout = workspace.make_layout(self.config.state_dir, self.instance, self.repo)
             options = workspace.overlay_options(self.repo, self.layout)
             if options is not None:
@@ -125,37 +128,6 @@ class DockerSandbox(WorkspaceSandbox):
                 f"The Docker engine could not start the sandbox ({exc.message}); "
                 "run `kiln sandbox doctor`."
             ) from None
-
-    def _with_setup(self, base: str) -> str:
-        """The image with the repository's setup done: cached, built now, or (a proposed
-        setup that fails offline) the base image with a note."""
-        plan = setup.plan_for(self.repo, self.config)
-        if plan is None:
-            return base
-        assert self.client is not None
-        began = time.monotonic()
-        failed_before = setup.failed_log(self.client, self.repo, plan, base)
-        if plan.proposed and failed_before is not None:
-            self.notes.append(
-                f"The proposed sandbox setup failed before (log {failed_before}); sessions run "
-                "without it. Set `[sandbox] setup` (or `setup_auto = false`) to decide."
-            )
-            return base
-        try:
-            image, built = setup.setup_image(
-                self.client, self.repo, base, plan, self.config, self._progress_here,
-                self._cancel_setup,
-            )  # fmt: skip
-        except setup.SetupFailed as exc:
-            if not plan.proposed or self._cancel_setup.is_set():
-                raise
-            self.notes.append(f"{exc} Sessions run without the proposed setup.")
-            return base
-        self.setup_env = setup.SETUP_ENV
-        took = time.monotonic() - began
-        what = f"ran in {took:.1f} s" if built else f"was cached ({took:.2f} s)"
-        self.notes.append(f"Sandbox setup {what}: the session starts from {image}.")
-        return image
 
     def _create_container(self, before_start: Callable[[], object] = lambda: None) -> None:
         """Create and start the container, its command server with it; `before_start` is

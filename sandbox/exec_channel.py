@@ -30,6 +30,9 @@ from sandbox.engine_api import Engine, Hijacked
 
 OUT, ERR, EXIT, TAKEN, READY = 1, 2, 3, 4, 5
 _HANDSHAKE = b"kiln-exec 1"
+# marshal's format 4 (Python 3.4+): a newer kiln must not write what the container's older
+# python3 cannot read.
+MARSHAL_VERSION = 4
 FILE_DEADLINE_S = 600  # a file read or written by the server: as long as kiln's own scripts
 _SERVER_ARGV = ["python3", "-I", "-S", "-c"]
 
@@ -270,7 +273,7 @@ class ExecChannel:
 def _frame(request: dict[str, object]) -> bytes:
     """A request as the server reads it: its length, then marshal's bytes (the server
     imports nothing to read them; only the server, never kiln, unmarshals)."""
-    payload = marshal.dumps(request)
+    payload = marshal.dumps(request, MARSHAL_VERSION)
     return len(payload).to_bytes(4, "big") + payload
 
 

@@ -224,6 +224,42 @@ def setup_image(
         workspace.remove_layout(state)
 
 
+def session_image(
+    engine: Engine,
+    repo: Path,
+    base: str,
+    config: SandboxConfig,
+    notes: list[str],
+    progress: Progress,
+    cancel: threading.Event,
+) -> tuple[str, dict[str, str]]:
+    """The image a session starts from, with the repository's setup done (cached, built
+    now, or, for a proposed setup that fails offline, the base image with a note), and
+    the environment its setup needs (SETUP_ENV; none without a setup)."""
+    plan = plan_for(repo, config)
+    if plan is None:
+        return base, {}
+    began = time.monotonic()
+    failed_before = failed_log(engine, repo, plan, base)
+    if plan.proposed and failed_before is not None:
+        notes.append(
+            f"The proposed sandbox setup failed before (log {failed_before}); sessions run "
+            "without it. Set `[sandbox] setup` (or `setup_auto = false`) to decide."
+        )
+        return base, {}
+    try:
+        image, built = setup_image(engine, repo, base, plan, config, progress, cancel)
+    except SetupFailed as exc:
+        if not plan.proposed or cancel.is_set():
+            raise
+        notes.append(f"{exc} Sessions run without the proposed setup.")
+        return base, {}
+    took = time.monotonic() - began
+    what = f"ran in {took:.1f} s" if built else f"was cached ({took:.2f} s)"
+    notes.append(f"Sandbox setup {what}: the session starts from {image}.")
+    return image, SETUP_ENV
+
+
 def failed_log(engine: Engine, repo: Path, plan: SetupPlan, base: str) -> Path | None:
     """The log of this very setup's earlier failure, if it failed with these inputs."""
     path = _failed_log_path(cache_tag(repo, plan, engine.image_id(base)))

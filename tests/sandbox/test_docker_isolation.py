@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import http.server
+import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +17,25 @@ from sandbox.docker_backend import DockerSandbox
 from tests.sandbox.conftest import tree_hash
 
 MakeSandbox = Callable[..., DockerSandbox]
+
+
+@pytest.mark.docker
+async def test_the_workspace_is_an_overlay_of_the_repository_that_prune_can_find(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    # The engine makes the volume with the container: it must still carry kiln's labels
+    # (a crashed kiln's volumes are found by them) and nothing of the image's /workspace.
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    assert sandbox.mode == "overlay" and sandbox.volume_name is not None
+    volume = docker.from_env().volumes.get(sandbox.volume_name).attrs
+    assert volume["Labels"]["kiln.session"] == sandbox.session_id
+    assert volume["Labels"]["kiln.pid"] == str(os.getpid())
+    assert volume["Options"]["o"].startswith(f"lowerdir={sandbox.repo},upperdir=")
+    listing = await sandbox.exec("ls -A")
+    assert listing.output.split() == sorted(
+        [".git", ".gitignore", "README.md", "data.bin", "notes.txt", "run.sh", "src", "tests"]
+    )  # the ignored .env, build/ and .pytest_cache/ hidden
 
 
 @pytest.mark.docker

@@ -108,22 +108,24 @@ async def test_commands_get_signals_as_any_process_would(
     assert result.output.split() == ["SigBlk:", "0000000000000000", "SigIgn:", "0000000000000000"]
 
 
-async def ask(channel: ExecChannel, argv: list[str], cwd: str, command: bool) -> tuple[Ended, str]:
+async def ask(
+    channel: ExecChannel, argv: list[str], cwd: str, command: bool, stdin: bytes | None = None
+) -> tuple[Ended, str]:
     """One request straight to a server: how it ended, and its stdout and stderr."""
     output: list[bytes] = []
     ended = await channel.run(
-        argv, output.append, output.append, cwd=cwd, env=None, stdin=None, deadline_s=30,
+        argv, output.append, output.append, cwd=cwd, env=None, stdin=stdin, deadline_s=30,
         limit=30 if command else None,
     )  # fmt: skip
     return ended, b"".join(output).decode()
 
 
 @pytest.mark.docker
-async def test_what_could_not_start_is_named_whichever_way_it_starts(
+async def test_both_ways_of_starting_keep_directory_input_and_errors(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
     # A command (one with a limit) is forked as Popen would; kiln's own scripts are spawned:
-    # both run where they are asked to, and say what was missing when they cannot.
+    # both run where they are asked to, take their input, and say what was missing.
     sandbox = make_sandbox(repo)
     await sandbox.start()
     assert sandbox.client is not None and sandbox.container_id is not None
@@ -139,6 +141,9 @@ async def test_what_could_not_start_is_named_whichever_way_it_starts(
             assert ended.code == 127 and "no-such-program" in said, said
             ended, said = await ask(channel, ["/workspace/README.md"], "/", command)
             assert ended.code == 126 and "Permission denied" in said, said  # not executable
+            data = bytes(range(256)) * 4000  # more than a pipe holds: fed as it is read
+            ended, said = await ask(channel, ["sh", "-c", "cat | wc -c"], "/", command, data)
+            assert (ended.code, said) == (0, f"{len(data)}\n")
     finally:
         channel.close()
 
