@@ -10,7 +10,6 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from agent.event_values import PlanStatus, TaskShape
-from agent.vcs import patches
 
 if TYPE_CHECKING:  # the events themselves load with the session, not with the first frame
     from agent.event_values import Usage
@@ -95,6 +94,8 @@ def format_usage(usage: Usage, cost_usd: float | None) -> str:
 
 def changed_paths(diff: str) -> list[str]:
     """Each file the diff touches, by its real name (git's quoting undone)."""
+    from agent.vcs import patches  # here: the TUI's first frame imports this module
+
     return patches.changed_paths(diff)
 
 

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
+
+# A sandbox's settings live apart, light to import: kiln's settings hold them, and the TUI's
+# first frame loads the settings but not the protocol or the results below.
+from sandbox.config import DEFAULT_IMAGE as DEFAULT_IMAGE
+from sandbox.config import SandboxConfig as SandboxConfig
 
 
 class SandboxError(Exception):
@@ -14,35 +19,6 @@ class SandboxError(Exception):
 
 class SandboxGone(SandboxError):
     """The container (or process jail) disappeared from under us mid-session."""
-
-
-DEFAULT_IMAGE = "kiln-sandbox:latest"
-
-
-@dataclass(frozen=True)
-class SandboxConfig:
-    """Limits and choices for one sandbox; agent.settings.config fills it from settings."""
-
-    backend: str = "docker"  # "docker" | "bwrap" | "auto"
-    image: str = DEFAULT_IMAGE
-    dockerfile: str | None = None  # a repository may name its own, relative to its root
-    network: bool = False
-    memory: str = "2g"
-    cpus: float = 2.0
-    pids_limit: int = 512
-    disk_limit: str = "5g"  # what commands may write to the host's disk, all files together
-    output_cap_bytes: int = 10 * 1024
-    default_timeout_s: float = 120.0
-    env: dict[str, str] = field(default_factory=dict)  # extra variables, nothing inherited
-    # The setup phase (sandbox/setup.py): commands run once, cached as an image.
-    setup: tuple[str, ...] = ()
-    setup_auto: bool = True  # with no `setup`, propose it from the dependency files
-    setup_network: bool = False  # only the person's own config may turn this on
-    setup_timeout_s: float = 1800.0
-    state_dir: Path | None = None  # where workspaces, outputs and checkpoints live
-    # More labels on its container and volume (`kiln batch`: the batch and the task), beside
-    # kiln's own, which `kiln sandbox prune` reads; not settable from files.
-    labels: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from agent.errors import KilnError
 from tui.approver import TuiApprover
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
+from tui.painting import painted
 from tui.screens.main import MainScreen
 from tui.widgets.prompt import PromptInput
 from tui.widgets.side_panel import SidePanel
@@ -49,7 +50,6 @@ if TYPE_CHECKING:
 
 QUIT_WINDOW_S = 2.0
 STORED_FIRST = 400  # a resumed session's last events drawn before the session loads
-PAINT_FIRST_S = 0.1  # then the session starts, once they are on screen
 FREEZE_EVERY = 25  # steps between moving the survivors out of the collector's view
 HANG_UP_GRACE_S = 3.0  # after the terminal closed and the session is closed
 T = TypeVar("T")
@@ -167,14 +167,12 @@ class KilnApp(App[int]):
         # second were the slowest frames. `kiln` starts with the collector off (agent/cli.py).
         gc.freeze()
         gc.enable()
+        if self.connect and self.resume:
+            await self._draw_stored(self.resume)  # the session starts once they are painted
+        # After a resumed session's end, not above it: what is said now is seen first.
         for problem in [*self.theme_problems, *self.commands.custom.notes]:
             await self.main.transcript.note(problem, "warning")
-        if self.connect and self.resume and await self._draw_stored(self.resume):
-            # Painted before the session's imports (which hold the loop for a few tenths
-            # of a second) and its read of the store: a frame is painted within one tick of
-            # its layout, and an after-refresh callback runs between the two.
-            self.set_timer(PAINT_FIRST_S, self.start_session)
-        elif self.connect:
+        if self.connect:
             self.start_session()
 
     async def _draw_stored(self, resume: str) -> bool:
@@ -244,6 +242,10 @@ class KilnApp(App[int]):
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def start_session(self) -> None:
+        if self._drawn_stored:
+            # A resumed session's end, drawn from the store, is painted before the session's
+            # imports and its read of the store hold the loop for a few tenths of a second.
+            await painted(self.main)
         await self._open_session()
 
     async def _open_session(self) -> Session | None:

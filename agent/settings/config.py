@@ -19,7 +19,7 @@ from agent.hooks.config import Hook
 from agent.llm.profile import ModelProfile, Prices
 from agent.permissions import PermissionRules
 from agent.settings import paths, repo_keys, rules_layer, trust
-from sandbox.base import SandboxConfig
+from sandbox.config import SandboxConfig
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ rules read into every prompt). A model whose diff is applied can rewrite any of 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import posixpath
@@ -145,6 +144,8 @@ def _covered(path: str, prefixes: Iterable[str]) -> bool:
 
 def run_fingerprint(repo: Path, runs: list[str] | None = None) -> str:
     """One hash over every file the `.mcp.json` servers run (names and contents)."""
+    import hashlib  # here: the settings load this module, and most starts hash nothing
+
     runs = mcp_run_paths(repo) if runs is None else runs
     digest = hashlib.sha256()
     for entry in runs:

@@ -38,6 +38,7 @@ NOT_BEFORE = (
     "agent.custom.commands",
     "agent.llm.base",  # the model client's messages and chunks
     "agent.session",
+    "sandbox.base",  # the sandbox's protocol and results (its settings are sandbox.config)
     "markdown_it",  # the first reply's
     "tui.widgets.tool_call",  # the first tool call's (a Collapsible)
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from agent.events import AssistantMessage, TextDelta
 from agent.settings.config import load_settings
 from agent.store.db import Store
 from tests.tui.live import wait_for
@@ -17,7 +18,7 @@ from tui.app import KilnApp
 from tui.widgets.blocks import FinishedLine
 from tui.widgets.entries import ToolEntry
 from tui.widgets.tool_call import ToolCallBlock
-from tui.widgets.window import BATCH, FOLLOWING, WINDOW
+from tui.widgets.window import BATCH, FIRST, FOLLOWING, WINDOW
 
 SIZE = (120, 36)
 
@@ -111,6 +112,31 @@ async def test_the_labels_at_either_end_of_the_window_count_what_is_not_mounted(
         assert [w for w in transcript.children if not w.has_class("window-edge")] == (
             transcript.mounted
         )
+
+
+async def test_a_long_last_reply_is_mounted_without_the_blocks_a_screen_cannot_show() -> None:
+    async with offline_app().run_test(size=SIZE) as pilot:
+        app: KilnApp = pilot.app  # type: ignore[assignment]
+        await pilot.pause()
+        events = long_session(30)
+        long_reply = "".join(
+            f"paragraph {k}: " + "words of a long reply " * 40 + "\n\n" for k in range(20)
+        )
+        events[-1:-1] = [TextDelta(long_reply), AssistantMessage(long_reply)]
+        await app.main.replay(events)
+        await pilot.pause()
+        transcript = app.main.transcript
+        # The reply alone fills the screen: it and what follows are mounted, not FIRST blocks.
+        assert 1 < len(transcript.mounted) < FIRST
+        assert transcript.hi == len(transcript.entries)
+        await wait_for(pilot, lambda: on_screen(app, "All 30 steps done"), timeout=5)
+        # The blocks above it mount as the person scrolls up, as always.
+        for _ in range(100):
+            if on_screen(app, "Step 30: checking"):
+                break
+            transcript.scroll_to(y=transcript.scroll_y - 20, animate=False, immediate=True)
+            await pilot.pause()
+        assert on_screen(app, "Step 30: checking")
 
 
 async def test_a_tool_call_opened_stays_open_when_its_block_is_built_again() -> None:

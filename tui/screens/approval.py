@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from agent.approval import Action, ApprovalRequest, Decision, Verdict
+from tui.screens import DIALOG_CSS
 from tui.widgets.diff_view import DiffView
 
 TITLES = {
@@ -24,6 +25,8 @@ INTERRUPTED = "interrupted by the person (Esc)"
 
 
 class ApprovalScreen(ModalScreen[Decision]):
+    CSS_PATH = DIALOG_CSS
+
     BINDINGS = [
         Binding("y", "approve", "approve"),
         Binding("n", "reject", "reject…"),

@@ -9,8 +9,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from tui.screens import DIALOG_CSS
+
 
 class ConfirmScreen(ModalScreen[bool]):
+    CSS_PATH = DIALOG_CSS
+
     BINDINGS = [
         Binding("y", "answer(True)", "yes"),
         Binding("n", "answer(False)", "no"),

@@ -9,10 +9,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
+from tui.screens import DIALOG_CSS
 from tui.widgets.diff_view import DiffView
 
 
 class DiffScreen(ModalScreen[None]):
+    CSS_PATH = DIALOG_CSS
+
     ESCAPE_CLOSES = True  # the app's Esc (interrupt) gives way here
     BINDINGS = [
         Binding("escape,q", "dismiss", "close"),

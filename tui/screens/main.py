@@ -14,10 +14,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.history import PromptHistory
 from tui.meter_state import MeterState
+from tui.widgets.footer import KilnFooter
 from tui.widgets.meter import Meter
 from tui.widgets.prompt import PromptInput
 from tui.widgets.side_panel import SidePanel
@@ -63,6 +64,7 @@ class MainScreen(Screen[None]):
         # Mounted with the first "/" typed: hidden until then, it only slowed the first
         # frame (each widget mounted costs it about half a millisecond).
         self._completions: Static | None = None
+        self._find: FindBar | None = None  # mounted with the first Ctrl+F
 
     def compose(self) -> ComposeResult:
         yield Meter(self.meter_state, id="meter")
@@ -70,7 +72,7 @@ class MainScreen(Screen[None]):
             yield Transcript(id="transcript")
             yield SidePanel(id="side")
         yield PromptInput(self.history, id="prompt")
-        yield Footer()
+        yield KilnFooter()
 
     def on_mount(self) -> None:
         self.query_one(PromptInput).focus()
@@ -137,15 +139,19 @@ class MainScreen(Screen[None]):
 
     @property
     def finding(self) -> bool:
-        """The find bar is open (Esc closes it rather than interrupting)."""
-        return bool(self.query("#find")) and self.query_one("#find").display
+        """The find bar is open (Esc closes it rather than interrupting). Asked for every
+        binding the footer shows, at each change of focus or bindings: a query here walked
+        every widget on the screen each time (a resumed session's first paint ran it 35
+        times)."""
+        return self._find is not None and self._find.display
 
     async def action_find(self) -> None:
         from tui.widgets.find_bar import FindBar  # the first search loads it
 
-        if not self.query("#find"):
-            await self.mount(FindBar(), before=self._completions or self.prompt)
-        find = self.query_one("#find", FindBar)
+        if self._find is None:
+            self._find = FindBar()
+            await self.mount(self._find, before=self._completions or self.prompt)
+        find = self._find
         find.display = True
         find.focus()
 

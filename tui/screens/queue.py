@@ -19,11 +19,14 @@ from textual.widgets import DataTable, Input, Label
 from agent.errors import KilnError
 from agent.vcs import queue
 from agent.vcs.queue import QueuedCommit
+from tui.screens import DIALOG_CSS
 
 HINT = "Enter: diff · a: accept · r: reword · s: squash into the one before · d: drop · Esc: close"
 
 
 class QueueScreen(ModalScreen[None]):
+    CSS_PATH = DIALOG_CSS
+
     ESCAPE_CLOSES = True
     BINDINGS = [
         Binding("escape,q", "dismiss", "close"),
@@ -133,6 +136,8 @@ class QueueScreen(ModalScreen[None]):
 
 class RewordScreen(ModalScreen[str | None]):
     """The new subject line of one commit: Enter keeps it, Esc leaves the commit as it is."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS = [Binding("escape", "cancel", "cancel", priority=True)]
 

@@ -13,11 +13,14 @@ from textual.widgets import DataTable, Label
 from agent.present import format_usage
 from agent.review.formats import PRIORITY_NAMES
 from agent.review.reviewer import ReviewResult
+from tui.screens import DIALOG_CSS
 
 HINT = "↑/↓ a finding · Enter: the change in its file · Esc: close"
 
 
 class ReviewScreen(ModalScreen[None]):
+    CSS_PATH = DIALOG_CSS
+
     ESCAPE_CLOSES = True
     BINDINGS = [Binding("escape,q", "dismiss", "close")]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from textual.widget import Widget
 
 from tui.formatting import call_head, finished_summary, tests_summary
@@ -30,6 +31,12 @@ class Entry:
     def text(self) -> str:
         """What a search looks in."""
         raise NotImplementedError
+
+    def rows(self, width: int) -> int:
+        """About how many rows the block takes `width` cells wide, before it is built: its
+        text's lines, wrapped (enough to tell how many blocks fill a screen)."""
+        lines = self.text().splitlines() or [""]
+        return sum(max(1, -(-cell_len(line) // max(width, 1))) for line in lines)
 
 
 class UserEntry(Entry):
@@ -110,6 +117,9 @@ class ToolEntry(Entry):
     @property
     def block(self) -> ToolCallBlock | None:
         return self.widget  # type: ignore[return-value]  # build() makes a ToolCallBlock
+
+    def rows(self, width: int) -> int:
+        return 1 if self.collapsed else super().rows(width)  # collapsed: its title line
 
     def text(self) -> str:
         arguments = json.dumps(self.started.arguments, ensure_ascii=False)
