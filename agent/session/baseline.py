@@ -1,10 +1,6 @@
 """A session's test command and the baseline run of it: the command detected in the
 repository, else the first whose runner exists in the sandbox, or the one the person's
-task names; the tests run once on the untouched workspace, edits waiting for that run.
-
-The baseline run starts as soon as the sandbox runs, with the likeliest command, while
-kiln checks that its runner exists (nearly always): the check's answer decides whether
-that run counts, so the tests are under way a check earlier and edits wait less."""
+task names; the tests run once on the untouched workspace, edits waiting for that run."""
 
 from __future__ import annotations
 
@@ -43,32 +39,15 @@ class TestCommand:
         self.before: TestDigest | None = None  # the baseline run's digest
         self._baseline = baseline  # run the tests at the start (tests turn it off)
         self._task: asyncio.Task[TestDigest | None] | None = None
-        self._running = ""  # the command the baseline run in `_task` runs
         self._notice = notice
-        self._checked = asyncio.Event()  # clear while runnable() checks the runner
-        self._checked.set()
 
-    async def runnable(self, sandbox: Sandbox, early: ToolContext | None = None) -> str:
+    async def runnable(self, sandbox: Sandbox) -> str:
         """Before anything is sent: the first detected command whose runner exists here.
-        Returns the sentence saying the command changed ("" when it did not). With
-        `early` (the sandbox's context), the baseline run starts meanwhile."""
+        Returns the sentence saying the command changed ("" when it did not)."""
         if not self.command or self.settings.tests.command:
-            if early is not None:
-                self.start_baseline(early)
             return ""
-        self._checked.clear()
-        try:
-            if early is not None:
-                self.start_baseline(early)
-            return await self._check(sandbox)
-        finally:
-            self._checked.set()
-
-    async def _check(self, sandbox: Sandbox) -> str:
         commands = candidate_test_commands(self.repo)  # the first is self.command
         chosen = await first_runnable(sandbox, commands)
-        if chosen != 0:  # the run started early runs what will not be the command
-            await self.stop_baseline()
         if chosen < 0:  # tests that cannot run would only fail: work as with none found
             self.command = ""
             return (
@@ -96,16 +75,9 @@ class TestCommand:
         return f"The task names the test command `{named}`; kiln uses it."
 
     def start_baseline(self, context: ToolContext) -> None:
-        """Run the tests on the untouched workspace, once per command (a run of this
-        command already under way or done is kept)."""
-        if not self._baseline or not self.command:
-            return
-        task = self._task
-        if task is not None and self._running == self.command and not task.cancelled():
-            return
-        self.before = None
-        self._running = self.command
-        self._task = asyncio.ensure_future(self._run(context))
+        if self._baseline and self.command:
+            self.before = None
+            self._task = asyncio.ensure_future(self._run(context))
 
     async def stop_baseline(self) -> None:
         if self._task is not None and not self._task.done():
@@ -120,7 +92,6 @@ class TestCommand:
     async def _run(self, context: ToolContext) -> TestDigest | None:
         try:
             report = await run_test_command(context)
-            await self._checked.wait()  # a run started early counts once its runner is found
             if runner_missing(report):
                 self._notice(
                     f"The test command `{self.command}` does not run in the sandbox; set "

@@ -21,7 +21,6 @@ import dataclasses
 import functools
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from agent.approval import Approver, Mode
 from agent.boundary import one_sentence
@@ -39,11 +38,7 @@ from agent.session import models, resume, startup
 from agent.session.parts import SessionParts
 from agent.settings.config import Limits, McpServer, Settings
 from agent.store.db import Store
-from agent.tools import ToolContext
 from agent.vcs.landing import commit_applied, land, provenance, undo_applied, undo_step
-
-if TYPE_CHECKING:
-    from sandbox.base import Sandbox
 
 
 class Session(SessionParts):
@@ -66,10 +61,9 @@ class Session(SessionParts):
         if self.client is None:
             self.client = await models.main_client(self.settings)
         self.policy = policy_for(self.client.profile)
-        # The test runner check and the baseline tests (not for a resumed session) go to the
-        # sandbox as soon as it runs, while the stable prefix and the server's window may
-        # still be on their way.
-        check = None if self._restore_diff else self._first_look
+        # The test runner check (not for a resumed session) goes to the sandbox as soon as
+        # it runs, while the stable prefix and the server's window may still be on their way.
+        check = None if self._restore_diff else self.tests.runnable
         parts = await startup.start_parts(
             self.repo, self.settings, self.session_id, self.policy, self.client.profile,
             self._sandbox_starting if self.sandbox is None else self.sandbox, self._given_mcp,
@@ -98,13 +92,6 @@ class Session(SessionParts):
         model = self.client.profile.model
         first = SessionStarted(self.session_id, str(self.repo), "", model, self.mode)
         self._streams.unsent.insert(0, dataclasses.replace(first, backend=self.backend))
-
-    async def _first_look(self, sandbox: Sandbox) -> str:
-        """The test runner check, the baseline tests started with it (see baseline.py)."""
-        early = ToolContext(
-            sandbox=sandbox, settings=self.settings, gate=self.gate, test_command=self.tests.command
-        )
-        return await self.tests.runnable(sandbox, early)
 
     def _said_test_command(self, why: str) -> None:
         """The tests run with another command from now on: say so, to the model too."""

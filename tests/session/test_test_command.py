@@ -34,14 +34,9 @@ async def test_a_command_missing_in_the_sandbox_gives_way_to_the_next(
 ) -> None:
     # The default image has no Go: kiln sees that before the first request and uses unittest.
     repo = make_git_repo(tmp_path / "r", {**BUGGY_REPO, "go.mod": "module m\n"})
-    events, session, server = await run_scripted(repo, FINISH, mode=Mode.AUTO_EDIT)
+    events, _, server = await run_scripted(repo, FINISH, mode=Mode.AUTO_EDIT)
     notes = [e.message for e in events if isinstance(e, Notice)]
     assert any("`go test ./...` cannot run in the sandbox" in n for n in notes), notes
-    # The baseline run started with `go test` while the runner was checked ended first
-    # (no go: at once), yet it never counted, nor said anything of its own.
-    assert not any("does not run in the sandbox" in n for n in notes), notes
-    assert session.tests.before is not None
-    assert session.tests.before.command == "python3 -m unittest discover -v"
     # finish with nothing run yet: kiln runs the tests itself, with the command it chose
     [ran] = [e for e in events if isinstance(e, ev.TestsRan)]
     assert ran.command == "python3 -m unittest discover -v" and ran.failed == 1
