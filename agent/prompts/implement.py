@@ -16,6 +16,7 @@ import re
 import tokenize
 
 from agent.llm.base import Message
+from agent.tools.testdigest import TestDigest
 
 # What the tests may take of a request; the task is never cut. A small model on a laptop
 # reads a prompt at some 30-50 tokens a second: 7,000 characters of tests cost a minute
@@ -67,7 +68,7 @@ def implement_request(
 
 def improve_request(
     task: str, documents: str, path: str, stub: str, tests: dict[str, str], candidate: str,
-    failure: str, turn: int = 0,
+    failure: TestDigest, turn: int = 0,
 ) -> list[Message]:  # fmt: skip
     """The best module so far handed back with the tests it still fails: a few of their
     failures, a different few on each `turn`, so that a model which answered the first
@@ -86,26 +87,16 @@ def improve_request(
     return messages
 
 
-# Where one failure's account starts in a digest: pytest's `-- test name` line, unittest's
-# `FAIL: test (where)` or `ERROR: ...` title.
-_FAILURE_TITLE = re.compile(r"^(?:-- \S|FAIL: |ERROR: )")
-
-
-def failures_shown(digest: str, turn: int, most: int) -> str:
+def failures_shown(digest: TestDigest, turn: int, most: int) -> str:
     """A test digest as an improvement asks with it: its counts, then whole failures from
-    the `turn`-th on (round the list), while they fit in `most` characters. The list of
-    failing names is left out: the failures shown name their tests, and the names of the
-    others would crowd out what they say."""
-    head, _, details = digest.partition("\n\n")
-    counts = head.splitlines()[0] if head else ""
-    blocks: list[list[str]] = []
-    for line in details.splitlines():
-        if not blocks or _FAILURE_TITLE.match(line):
-            blocks.append([])
-        blocks[-1].append(line)
-    accounts = [_brief(block) for block in blocks if "".join(block).strip()]
+    the `turn`-th on (round the list of every failure the digest kept, past what its text
+    had room for), while they fit in `most` characters. The list of failing names is left
+    out: the failures shown name their tests, and the names of the others would crowd out
+    what they say."""
+    counts = digest.text.partition("\n")[0]
+    accounts = [_brief(account.splitlines()) for account in digest.failures]
     if len(accounts) < 2:
-        return _cut(digest, most, "the test output")
+        return _cut(digest.text, most, "the test output")
     step = len(_fitting(accounts, most - len(counts)))  # each turn starts past the last one's
     first = (turn * step) % len(accounts)
     shown = _fitting(accounts[first:] + accounts[:first], most - len(counts))

@@ -122,7 +122,7 @@ async def _sample(run: Run, task: str, stub: Stub, baseline: TestDigest) -> tupl
         if improving and echoes < MAX_ECHOES:
             assert best.report is not None
             messages = improve_request(task, stub.documents, stub.path, stub.text, stub.tests,
-                                       best.module, best.report.text, turn=echoes)  # fmt: skip
+                                       best.module, best.report, turn=echoes)  # fmt: skip
         else:
             improving = False
             messages = implement_request(task, stub.documents, stub.path, stub.text, stub.tests)

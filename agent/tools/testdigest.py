@@ -17,6 +17,9 @@ from typing import Any
 
 DIGEST_CAP = 3000
 PER_FAILURE_LINES = 12
+# Failures kept one by one beside the capped text, for a reader that shows a few at a
+# time (an improvement request turns through them): more than the text has room for.
+MAX_FAILURES_KEPT = 60
 
 
 # --- detection ---------------------------------------------------------------------
@@ -162,6 +165,10 @@ class TestDigest:
     text: str  # what the model reads
     timed_out: bool = False
     duration_s: float = 0.0
+    # Each failure's own account, its title first (pytest's `-- test`, unittest's `FAIL:
+    # test (where)`, TAP's `not ok:`), uncapped by the text's size; empty for the runners
+    # whose output does not come apart by test (go, cargo, jest, any other).
+    failures: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -211,11 +218,11 @@ def digest(
     for parser in (_pytest, _unittest, _tap, _go, _cargo, _jest):
         parsed = parser(output)
         if parsed is not None:
-            passed, failed, errors, failing, details = parsed
+            passed, failed, errors, failing, accounts, details = parsed
             break
     else:
         passed = failed = errors = 0
-        failing, details = [], _tail(output, 40)
+        failing, accounts, details = [], [], _tail(output, 40)
         if exit_code != 0:
             errors = 1
     if exit_code != 0 and not (failed or errors):
@@ -229,8 +236,9 @@ def digest(
         head += "\nFailing: " + ", ".join(failing[:20])
     text = _cap(head + ("\n\n" + details if details and status != "PASSED" else ""))
     return TestDigest(
-        command, exit_code, passed, failed, errors, tuple(failing), text, timed_out, duration_s
-    )
+        command, exit_code, passed, failed, errors, tuple(failing), text, timed_out, duration_s,
+        tuple(accounts[:MAX_FAILURES_KEPT]),
+    )  # fmt: skip
 
 
 def _cap(text: str, cap: int = DIGEST_CAP) -> str:
@@ -243,7 +251,8 @@ def _tail(output: str, lines: int) -> str:
     return "\n".join(output.strip().splitlines()[-lines:])
 
 
-Parsed = tuple[int, int, int, list[str], str] | None
+# passed, failed, errors, the failing tests' names, each failure's account, the details
+Parsed = tuple[int, int, int, list[str], list[str], str] | None
 _PYTEST_TOTALS = re.compile(r"^=*\s*(?:\d+ \w+(?:, )?)+.* in [\d.]+s", re.M)
 
 
@@ -258,20 +267,19 @@ def _pytest(output: str) -> Parsed:
         return None
     last = totals[-1]
     failing = re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.M)
-    details = []
-    for section in re.split(r"^_{3,} (.+?) _{3,}$", output, flags=re.M)[1:][:20]:
+    accounts = []
+    sections = re.split(r"^_{3,} (.+?) _{3,}$", output, flags=re.M)[1:]
+    for title, section in zip(sections[::2], sections[1::2], strict=False):
         keep = [
             line
             for line in section.splitlines()
             if line.startswith(("E ", ">")) or re.match(r"^\S+:\d+: \w", line)
         ]
-        if keep:
-            details.append("\n".join(keep[:PER_FAILURE_LINES]))
-        elif len(section) < 120:  # a section's title: the failing test's name
-            details.append(f"-- {section.strip()}")
+        accounts.append("\n".join([f"-- {title.strip()}", *keep[:PER_FAILURE_LINES]]))
     summary = [line for line in output.splitlines() if re.match(r"^(FAILED|ERROR) ", line)]
-    body = "\n".join(details) or "\n".join(summary[:20])
-    return (_count(last, "passed"), _count(last, "failed"), _count(last, "error"), failing, body)
+    body = "\n".join(accounts[:10]) or "\n".join(summary[:20])
+    passed, failed, errors = (_count(last, w) for w in ("passed", "failed", "error"))
+    return (passed, failed, errors, failing, accounts, body)
 
 
 def _unittest(output: str) -> Parsed:
@@ -287,8 +295,8 @@ def _unittest(output: str) -> Parsed:
         f"{name} ({where})" if where else name
         for name, where in re.findall(r"^(?:FAIL|ERROR): (\S+)(?: \((\S+)\))?", output, re.M)
     ]
-    details = []
-    for block in re.split(r"^={50,}$", output, flags=re.M)[1:][:20]:
+    accounts = []
+    for block in re.split(r"^={50,}$", output, flags=re.M)[1:]:
         lines = block.strip().splitlines()
         title = lines[0] if lines else ""
         keep = [
@@ -298,8 +306,9 @@ def _unittest(output: str) -> Parsed:
             or re.match(r"^\w*(Error|Exception|Failure)\b", line)
             or (line.startswith("    ") and not line.strip().startswith("File"))
         ]
-        details.append("\n".join([title, *keep[-PER_FAILURE_LINES:]]))
-    return (max(0, total - failed - errors - skipped), failed, errors, failing, "\n".join(details))
+        accounts.append("\n".join([title, *keep[-PER_FAILURE_LINES:]]))
+    passed = max(0, total - failed - errors - skipped)
+    return (passed, failed, errors, failing, accounts, "\n".join(accounts[:20]))
 
 
 def _keyword(text: str, name: str) -> int:
@@ -314,7 +323,7 @@ def _go(output: str) -> Parsed:
     if not (fails or passes or packages):
         return None
     details = [line for line in output.splitlines() if re.match(r"^\s+\S+_test\.go:\d+:", line)]
-    return (len(passes), len(fails), 0, fails, "\n".join(details[:40]))
+    return (len(passes), len(fails), 0, fails, [], "\n".join(details[:40]))
 
 
 def _cargo(output: str) -> Parsed:
@@ -329,7 +338,7 @@ def _cargo(output: str) -> Parsed:
         for line in output.splitlines()
         if "panicked at" in line or "left:" in line or "right:" in line
     ]
-    return (passed, failed, 0, failing, "\n".join(details[:40]))
+    return (passed, failed, 0, failing, [], "\n".join(details[:40]))
 
 
 def _jest(output: str) -> Parsed:
@@ -347,6 +356,7 @@ def _jest(output: str) -> Parsed:
         _count(match.group(1), "failed"),
         0,
         failing,
+        [],
         "\n".join(details[:40]),
     )
 
@@ -363,8 +373,8 @@ def _tap(output: str) -> Parsed:
     if not results:
         return None
     failing = [title for status, title in results if status == "not ok"]
-    details = []
-    for block in re.split(r"^not ok \d+ - ", output, flags=re.M)[1:][:20]:
+    accounts = []
+    for block in re.split(r"^not ok \d+ - ", output, flags=re.M)[1:]:
         title, _, rest = block.partition("\n")
         body = re.split(r"^  \.\.\.$", rest, maxsplit=1, flags=re.M)[0]
         keep = [
@@ -374,5 +384,6 @@ def _tap(output: str) -> Parsed:
             and not line.strip().startswith(_TAP_NOISE)
             and "(node:" not in line  # node's own frames
         ]
-        details.append("\n".join([f"not ok: {title}", *keep[:PER_FAILURE_LINES]]))
-    return (len(results) - len(failing), len(failing), 0, failing, "\n".join(details))
+        accounts.append("\n".join([f"not ok: {title}", *keep[:PER_FAILURE_LINES]]))
+    passed = len(results) - len(failing)
+    return (passed, len(failing), 0, failing, accounts, "\n".join(accounts[:20]))

@@ -6,6 +6,8 @@ is handed back with its failures; every request carries the task."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from agent.prompts.implement import compact_tests, failures_shown, module_from_r
 from agent.repair import implement
 from agent.repair.stubs import stubbed_names
 from agent.settings import trust
+from agent.tools import testdigest
 from tests.conftest import make_git_repo
 from tests.repair.test_rewrites import _run, block
 from tests.scripted import small_model_session
@@ -132,31 +135,45 @@ async def test_a_model_that_echoes_the_module_it_is_handed_gets_fresh_samples_in
     assert improving == [False, False, True, False, True, False, True, False, False]
 
 
-def test_an_improvement_shows_whole_failures_a_different_few_each_turn() -> None:
-    names = [f"test_month_{i}" for i in range(12)]
-    accounts = "\n".join(
-        f"-- SeasonTest.{name}\n>       self.assertEqual(season({i}), 'x')\n"
-        f"E       AssertionError: 'winter' != 'x'\nseasons_test.py:{10 + i}: AssertionError"
-        for i, name in enumerate(names)
+def _pytest_digest(tmp_path: Path, tests: str) -> testdigest.TestDigest:
+    (tmp_path / "test_m.py").write_text(tests)
+    command = [sys.executable, "-m", "pytest", "-q", "-rfE", "--color=no", "-p", "no:cacheprovider"]
+    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    return testdigest.digest("pytest", run.stdout + run.stderr, run.returncode)
+
+
+def test_an_improvement_turns_through_every_failure_past_the_digests_text(
+    tmp_path: Path,
+) -> None:
+    # 30 failures of about 200 characters each: the digest's text keeps the first 10.
+    tests = "".join(
+        f"def test_month_{i}():\n    got = 'winter'\n    assert got == 'month {i} ' + 'x' * 40\n\n"
+        for i in range(30)
     )
-    digest = (
-        "Tests FAILED: 1 passed, 12 failed, 0 errors  (`pytest`)\n"
-        f"Failing: {', '.join('seasons_test.py::SeasonTest::' + n for n in names)}\n\n{accounts}"
-    )
-    first, second = (failures_shown(digest, turn, 600) for turn in (0, 1))
-    for view in (first, second):
-        assert view.startswith("Tests FAILED: 1 passed, 12 failed") and "Failing:" not in view
+    report = _pytest_digest(tmp_path, tests)
+    assert "-- test_month_29" not in report.text and len(report.failures) == 30
+    seen: set[str] = set()
+    views = [failures_shown(report, turn, 600) for turn in range(20)]
+    for view in views:
+        assert view.startswith("Tests FAILED: 0 passed, 30 failed") and "Failing:" not in view
         assert len(view) <= 650 and "more failures not shown" in view
-    shown = [set(re.findall(r"test_month_\d+", view)) for view in (first, second)]
-    assert shown[0] and shown[1] and not shown[0] & shown[1]
+        seen |= set(re.findall(r"-- (test_month_\d+)", view))
+    first, second = (set(re.findall(r"-- (test_month_\d+)", v)) for v in views[:2])
+    assert first and second and first.isdisjoint(second)
+    assert len(seen) == 30  # every failure comes round, those the text left out too
     # Each failure under its name: the test's line and the first lines of its error.
-    assert "-- SeasonTest.test_month_0\n>       self.assertEqual(season(0), 'x')\nE  " in first
-    long_diff = "\n".join(
-        ["-- T.test_list", ">       assert f() == [1]", "E  one", "E  two"]
-        + [f"E  line {i}" for i in range(10)]
-        + ["t.py:3: AssertionError"]
+    assert re.search(r"-- test_month_0\n>\s+assert got == .*\nE\s+AssertionError", views[0])
+
+
+def test_an_improvement_shows_the_first_lines_of_a_long_error(tmp_path: Path) -> None:
+    tests = (
+        "def test_list():\n    assert list(range(12)) == list(range(1, 13))\n\n"
+        "def test_other():\n    assert 'a' == 'b'\n"
     )
-    digest_of_two = (
-        f"Tests FAILED: 0 passed, 2 failed\n\n{long_diff}\n{accounts.split(chr(10) + '-- ')[0]}"
-    )
-    assert "E  one\nE  two\nt.py:3: AssertionError" in failures_shown(digest_of_two, 0, 600)
+    view = failures_shown(_pytest_digest(tmp_path, tests), 0, 600)
+    account = view.split("-- test_list\n")[1].split("\n\n")[0].splitlines()
+    assert [line[0] for line in account] == [">", "E", "E", "t"], account  # two error lines
+    assert account[-1].startswith("test_m.py:2: AssertionError")
+    # With one failure there is nothing to turn through: the digest's text, cut to fit.
+    single = _pytest_digest(tmp_path, "def test_x():\n    assert 1 == 2\n")
+    assert failures_shown(single, 3, 600) == single.text

@@ -73,6 +73,9 @@ def test_digest_of_real_pytest_output(tmp_path: Path) -> None:
     assert report.text.index("-- test_add") < report.text.index("add is broken")
     assert report.text.index("-- test_div") < report.text.index("ZeroDivisionError")
     assert not report.ok
+    # The same failures one by one, each its own account under its title.
+    assert [f.splitlines()[0] for f in report.failures] == ["-- test_add", "-- test_div"]
+    assert "add is broken" in report.failures[0] and "ZeroDivisionError" in report.failures[1]
 
 
 def test_digest_of_real_unittest_output(tmp_path: Path) -> None:
@@ -101,6 +104,8 @@ def test_digest_of_real_unittest_output(tmp_path: Path) -> None:
     assert "AssertionError: -1 != 5" in report.text
     assert "KeyError" in report.text
     assert 'test_calc.py", line 6' in report.text
+    titles = sorted(f.split(" ")[0] for f in report.failures)
+    assert titles == ["ERROR:", "FAIL:"] and any("KeyError" in f for f in report.failures)
 
 
 def test_passing_run_and_huge_output_stay_small() -> None:
@@ -126,6 +131,8 @@ def test_go_and_cargo_and_jest_counts() -> None:
     assert (cargo.passed, cargo.failed) == (3, 1) and cargo.failing == ("t::a",)
     jest = digest("npm test", "  ● adds\nTests:       1 failed, 2 passed, 3 total\n", 1)
     assert (jest.passed, jest.failed) == (2, 1)
+    # Their output does not come apart by test: the text alone carries the failures.
+    assert go.failures == cargo.failures == jest.failures == ()
 
 
 # What `node --test` (node 20) writes when not on a terminal.
@@ -164,3 +171,4 @@ def test_node_tap_output() -> None:
     assert report.failing == ("ten percent off",)
     assert "9000 !== 900" in report.text and "price.test.js:11:10" in report.text
     assert "node:async_hooks" not in report.text and "duration_ms" not in report.text
+    assert len(report.failures) == 1 and report.failures[0].startswith("not ok: ten percent off")
