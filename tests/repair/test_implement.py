@@ -172,8 +172,10 @@ def test_an_improvement_shows_the_first_lines_of_a_long_error(tmp_path: Path) ->
     )
     view = failures_shown(_pytest_digest(tmp_path, tests), 0, 600)
     account = view.split("-- test_list\n")[1].split("\n\n")[0].splitlines()
-    assert [line[0] for line in account] == [">", "E", "E", "t"], account  # two error lines
-    assert account[-1].startswith("test_m.py:2: AssertionError")
+    # The test's line and the first two lines of the error (pytest writes more of them,
+    # how many depends on its verbosity).
+    assert [line[0] for line in account[:3]] == [">", "E", "E"], account
+    assert sum(line.startswith("E") for line in account) == 2, account
     # With one failure there is nothing to turn through: the digest's text, cut to fit.
     single = _pytest_digest(tmp_path, "def test_x():\n    assert 1 == 2\n")
     assert failures_shown(single, 3, 600) == single.text

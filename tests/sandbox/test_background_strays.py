@@ -34,7 +34,9 @@ DAEMON = (
     '" kiln-stray >/dev/null 2>&1 </dev/null'
 )
 STRAYS_LEFT = (
-    "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done"
+    # stderr is redirected before the input: a process that ends between the glob and
+    # the read makes the shell itself complain, and that must not count as output.
+    "for p in /proc/[0-9]*; do tr '\\0' ' ' 2>/dev/null < $p/cmdline; echo; done"
     " | grep -v grep | grep -c kiln-stray || true"
 )
 
