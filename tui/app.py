@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from agent.settings.config import Settings
 
 QUIT_WINDOW_S = 2.0
-STORED_FIRST = 400  # a resumed session's last events drawn before the session loads
+STORED_FIRST = 100  # a resumed session's last events drawn before the session loads
 FREEZE_EVERY = 25  # steps between moving the survivors out of the collector's view
 HANG_UP_GRACE_S = 3.0  # after the terminal closed and the session is closed
 T = TypeVar("T")

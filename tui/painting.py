@@ -10,11 +10,13 @@ itself instead.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from textual.screen import Screen
 
 PASSES = 4  # a replayed reply mounts its Markdown's blocks a step at a time
+LONGEST_WAIT = 1.0  # seconds
 
 
 async def handled(screen: Screen[Any]) -> None:
@@ -38,8 +40,11 @@ async def handled(screen: Screen[Any]) -> None:
 
 async def painted(screen: Screen[Any]) -> None:
     """Return once what `screen` was given is mounted, laid out and painted: its nodes have
-    handled their messages (again while that mounted more of them), then it refreshed.
-    Call it from another task (a worker): the screen's own would wait on itself."""
+    handled their messages (again while that mounted more of them), then its layout was
+    refreshed and drawn. Call it from another task (a worker): the screen's own would wait
+    on itself. (A node's "after refresh" callbacks run once its messages are handled,
+    which can be before the screen's next frame: waiting on one, the session's load
+    started first and the resumed screen was drawn a quarter of a second late.)"""
     count = -1
     for _ in range(PASSES):
         await handled(screen)
@@ -47,4 +52,12 @@ async def painted(screen: Screen[Any]) -> None:
         if now == count:
             break
         count = now
-    await screen.wait_for_refresh()
+    laid_out = asyncio.Event()
+    signal = screen.screen_layout_refresh_signal  # published once a layout is drawn
+    signal.subscribe(screen.app, lambda _screen: laid_out.set(), immediate=True)
+    try:
+        screen.refresh(layout=True)
+        with contextlib.suppress(TimeoutError):  # a screen no longer shown draws nothing
+            await asyncio.wait_for(laid_out.wait(), LONGEST_WAIT)
+    finally:
+        signal.unsubscribe(screen.app)

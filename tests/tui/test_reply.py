@@ -15,9 +15,9 @@ TEXT = (
 
 
 class _One(App[None]):
-    def __init__(self) -> None:
+    def __init__(self, reply: AssistantReply | None = None) -> None:
         super().__init__()
-        self.reply = AssistantReply()
+        self.reply = reply or AssistantReply()
 
     def compose(self) -> ComposeResult:
         yield self.reply
@@ -63,3 +63,32 @@ async def test_the_reply_ends_with_every_word_in_the_markdown() -> None:
         await pilot.pause()
         assert app.reply.markdown.source == TEXT and app.reply.tail.text == ""
         assert app.reply.tail.size.height == 0
+
+
+def _painted_text(app: App[None]) -> str:
+    """The screen's rows as the next full frame paints them."""
+    update = app.screen._compositor.render_update(full=True)
+    return "\n".join("".join(s.text for s in line) for line in update.strips)  # type: ignore[union-attr]
+
+
+async def test_a_whole_reply_is_painted_as_text_first_then_formatted() -> None:
+    """A resumed session's last reply: on screen before the Markdown loads, formatted next."""
+    whole = "The fix is **in add**: it subtracts.\n\n- one\n- two\n"
+    app = _One(AssistantReply(whole, format_now=False))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert app.reply.markdown is None and app.reply.tail.text == whole
+        assert "**in add**" in _painted_text(app)  # the words, as written
+        await pilot.pause(0.2)
+        assert app.reply.markdown is not None and app.reply.markdown.source == whole
+        assert app.reply.tail.text == ""
+        painted = _painted_text(app)
+        assert "in add: it subtracts" in painted and "**" not in painted  # formatted
+
+
+async def test_a_whole_reply_is_formatted_at_once_when_asked() -> None:
+    app = _One(AssistantReply("Plain **words**.", format_now=True))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert app.reply.markdown is not None and app.reply.tail.text == ""
+        assert "Plain words." in _painted_text(app)

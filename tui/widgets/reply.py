@@ -7,11 +7,18 @@ paint) and the screen fell behind by two frames. Here the block being written is
 `StreamTail` that keeps its wrapped lines and wraps only the line being written, so a
 fragment costs its own length. Once its block is complete (a blank line outside a code
 fence, or the end of the reply) the text moves into the Markdown, which formats it once.
+
+The Markdown widget and markdown-it (about 40 ms to import) load with the first block to
+format. A whole reply drawn before they are loaded (a resumed session's last ones) is
+painted as text in the tail too and formatted a frame later, so how the session ended is
+on screen before they load; one drawn after (scrolling back) is formatted at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, chop_cells
 from rich.segment import Segment
@@ -21,9 +28,15 @@ from textual.containers import Vertical
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Markdown
+
+if TYPE_CHECKING:
+    from textual.widgets import Markdown
 
 FENCE = "```"
+MARKDOWN_MODULE = "textual.widgets._markdown"
+# A whole reply drawn before the Markdown is loaded is formatted this long after it is
+# mounted: a frame or two, so the text is on screen before the load holds the loop.
+FORMAT_AFTER = 0.05  # seconds
 
 
 class StreamTail(Widget):
@@ -32,16 +45,16 @@ class StreamTail(Widget):
 
     DEFAULT_CSS = "StreamTail { height: auto; padding: 0 1; }"
 
-    def __init__(self) -> None:
+    def __init__(self, text: str = "") -> None:
         super().__init__()
-        self.text = ""
+        self.text = _plain(text)
         self._lines: list[str] = []  # wrapped and complete
         self._last = ""  # the line being written
         self._width = 0
         self._style = Style()
 
     def append(self, fragment: str) -> None:
-        fragment = fragment.replace("\r", "").replace("\t", "    ")
+        fragment = _plain(fragment)
         height = self._height()
         self.text += fragment
         if self._width:
@@ -112,18 +125,35 @@ class AssistantReply(Vertical):
 
     DEFAULT_CSS = "AssistantReply { height: auto; }"
 
-    def __init__(self, text: str = "") -> None:
+    def __init__(self, text: str = "", *, format_now: bool | None = None) -> None:
+        """`text`: a whole reply's, or what was streamed so far; formatted at once when
+        `format_now` (by default: when the Markdown is loaded already), else once painted."""
         super().__init__()
-        self.markdown = Markdown(text, classes="assistant-reply")
-        self.tail = StreamTail()
+        self.markdown: Markdown | None = None  # made with the first block to format
         self.text_so_far = text
         self._handed = 0  # characters at the start of the tail given to the Markdown
         self._to_markdown = ""  # given, not yet appended
         self._settling: asyncio.Task[None] | None = None
+        if format_now is None:
+            format_now = MARKDOWN_MODULE in sys.modules
+        if text and format_now:  # scrolling back: the person sees it formatted
+            from textual.widgets import Markdown
+
+            self.markdown = Markdown(text, classes="assistant-reply")
+            text = ""
+        self.tail = StreamTail(text)
+        if text:  # the first reply drawn (a resumed session's): formatted once painted
+            self._to_markdown = self.tail.text
+            self._handed = len(self._to_markdown)
 
     def compose(self) -> ComposeResult:
-        yield self.markdown
+        if self.markdown is not None:
+            yield self.markdown
         yield self.tail
+
+    def on_mount(self) -> None:
+        if self._to_markdown:  # a timer, so the screen's next frame comes first
+            self.set_timer(FORMAT_AFTER, self._start_settling)
 
     async def write(self, fragment: str) -> None:
         self.text_so_far += fragment
@@ -143,9 +173,18 @@ class AssistantReply(Vertical):
         while self._to_markdown:
             blocks, self._to_markdown = self._to_markdown, ""
             with self.app.batch_update():  # the Markdown gains what the tail loses, at once
-                await self.markdown.append(blocks)
+                await (await self._markdown()).append(blocks)
                 self.tail.drop_head(len(blocks))
                 self._handed -= len(blocks)
+
+    async def _markdown(self) -> Markdown:
+        """The Markdown above the tail, mounted the first time a block is formatted."""
+        if self.markdown is None:
+            from textual.widgets import Markdown
+
+            self.markdown = Markdown(classes="assistant-reply")
+            await self.mount(self.markdown, before=self.tail)
+        return self.markdown
 
     async def finish(self) -> None:
         """The reply is complete: everything goes into the Markdown."""
@@ -155,5 +194,9 @@ class AssistantReply(Vertical):
         rest = self.tail.text
         if rest:
             with self.app.batch_update():
-                await self.markdown.append(rest)
+                await (await self._markdown()).append(rest)
                 self.tail.drop_head(len(rest))
+
+
+def _plain(text: str) -> str:
+    return text.replace("\r", "").replace("\t", "    ")
