@@ -100,6 +100,11 @@ def stop_server(state: ServerState, grace_s: float = 10.0) -> None:
     state_file().unlink(missing_ok=True)
 
 
+# Prompt lookup: a reply that repeats its prompt (a module handed back to improve) is
+# checked several tokens a pass (server_process.LookupDraft; bench/bench_draft.py).
+DRAFT_FLAGS = ("--draft_model", "prompt-lookup-decoding", "--draft_model_num_pred_tokens", "8")
+
+
 def server_command(spec: ModelSpec, port: int) -> list[str]:
     threads = str(os.cpu_count() or 2)
     return [
@@ -128,6 +133,7 @@ def server_command(spec: ModelSpec, port: int) -> list[str]:
         "--interrupt_requests", "false",
         # Verbose logs carry "N prefix-match hit" per request: the cache share is measurable.
         "--verbose", "true",
+        *DRAFT_FLAGS,
     ]  # fmt: skip
 
 

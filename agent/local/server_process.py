@@ -17,14 +17,46 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+from collections.abc import Sequence
 
 import llama_cpp
 import numpy as np
+import numpy.typing as npt
+from llama_cpp import llama_speculative
 from llama_cpp.server.__main__ import main as serve
+
+MAX_DRAFT = 8  # tokens proposed at most in one pass (the server's draft_model_num_pred_tokens)
 
 
 class LeanStateLlama(llama_cpp.Llama):
-    """A Llama whose saved states leave out the logits array when nothing reads it."""
+    """A Llama whose saved states leave out the logits array when nothing reads it, and
+    whose drafted tokens (prompt lookup, below) get logits without every prompt token's.
+
+    llama-cpp-python turns `logits_all` on for any draft model: every prompt token then
+    computes its logits (the output layer is a sixth of a 1.5B model's work) and each
+    saved state copies them. Verifying a draft needs logits only for the pass that holds
+    it: the last MAX_DRAFT + 1 positions of an evaluation get them, nothing else does."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._logits_all = bool(kwargs.get("logits_all", False))
+
+    def eval(self, tokens: Sequence[int]) -> None:
+        if self._logits_all or self.draft_model is None:
+            super().eval(tokens)
+            return
+        self._ctx.kv_cache_seq_rm(-1, self.n_tokens, -1)
+        for start in range(0, len(tokens), self.n_batch):
+            batch = tokens[start : start + self.n_batch]
+            n_past, count = self.n_tokens, len(batch)
+            self._batch.set_batch(batch=batch, n_past=n_past, logits_all=False)
+            if start + count == len(tokens):  # the pass a draft is in, if any
+                for position in range(max(0, count - MAX_DRAFT - 1), count):
+                    self._batch.batch.logits[position] = True
+            self._ctx.decode(self._batch)
+            self.input_ids[n_past : n_past + count] = batch
+            self.n_tokens += count
+        self._requires_eval = False
 
     def save_state(self) -> llama_cpp.LlamaState:
         if self._logits_all:
@@ -58,6 +90,64 @@ class LeanStateLlama(llama_cpp.Llama):
             raise RuntimeError("llama.cpp did not take the whole saved state")
 
 
+class LookupDraft(llama_speculative.LlamaDraftModel):
+    """Prompt lookup decoding: the tokens that followed the latest earlier occurrence of
+    the context's last few tokens, proposed for the model to check in one pass. A reply
+    that repeats its prompt (a module handed back to improve, the unchanged lines around
+    an edit) then costs a pass per several tokens, not one per token.
+
+    A pass of k tokens costs about as much as (k + 1) / 2 single steps on a CPU, so a wrong
+    draft is not free: as many are proposed as the last draft had accepted (twice that
+    when all were), and after a draft wholly refused none for a few tokens."""
+
+    NGRAMS = (4, 3, 2)  # the longest match first
+    PAUSE = 4  # tokens without a draft after one wholly refused
+
+    def __init__(self, num_pred_tokens: int = MAX_DRAFT, **_: object) -> None:
+        self.most = max(1, min(num_pred_tokens, MAX_DRAFT))
+        self.size = 2  # tokens the next draft proposes
+        self._asked_at = -1  # the context's length when the last draft was made
+        self._proposed = 0
+        self._paused = 0
+
+    def __call__(self, input_ids: npt.NDArray[np.intc], /, **_: object) -> npt.NDArray[np.intc]:
+        self._learn(len(input_ids))
+        draft = _NOTHING
+        if self._paused:
+            self._paused -= 1
+        else:
+            draft = self._lookup(input_ids)
+        self._asked_at, self._proposed = len(input_ids), len(draft)
+        return draft
+
+    def _learn(self, length: int) -> None:
+        """How much of the last draft was taken (the context grew by that and one token)."""
+        accepted = length - self._asked_at - 1
+        if self._asked_at < 0 or not 0 <= accepted <= self._proposed:  # a new request
+            self.size, self._paused = 2, 0
+        elif self._proposed and accepted == self._proposed:
+            self.size = min(self.most, 2 * self.size)
+        elif self._proposed:
+            self.size = max(1, accepted)
+            if accepted == 0:
+                self._paused = self.PAUSE
+        self._proposed = 0
+
+    def _lookup(self, ids: npt.NDArray[np.intc]) -> npt.NDArray[np.intc]:
+        for size in self.NGRAMS:
+            if len(ids) <= size:
+                continue
+            windows = np.lib.stride_tricks.sliding_window_view(ids[:-1], size)
+            found = np.flatnonzero((windows == ids[-size:]).all(axis=1))
+            if len(found):
+                start = int(found[-1]) + size
+                return ids[start : start + self.size].astype(np.intc)
+        return _NOTHING
+
+
+_NOTHING = np.array([], dtype=np.intc)
+
+
 def held_bytes(state: llama_cpp.LlamaState) -> int:
     """What a saved state really keeps in memory: the KV bytes, the tokens and any logits."""
     return len(state.llama_state) + state.input_ids.nbytes + state.scores.nbytes
@@ -87,6 +177,7 @@ def main() -> None:
     map_big_buffers_apart()
     # The server builds its model and its cache through these module attributes.
     llama_cpp.__dict__.update(Llama=LeanStateLlama, LlamaRAMCache=HeldBytesCache)
+    llama_speculative.LlamaPromptLookupDecoding = LookupDraft  # type: ignore[misc,assignment]
     serve()
 
 

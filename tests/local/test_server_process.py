@@ -66,3 +66,44 @@ def test_a_lean_state_restores_the_context_it_saved() -> None:
     # The prompt is found in the restored context: all but its last token are reused,
     # so a wrong KV restore shows as a different continuation.
     assert greedy() == expected
+
+
+def _ids(*tokens: int) -> object:
+    return np.array(tokens, dtype=np.intc)
+
+
+def test_the_draft_is_what_followed_the_latest_match_of_the_longest_ending() -> None:
+    draft = server_process.LookupDraft(num_pred_tokens=8)
+    # The ending (7, 8, 9) came twice before; the latest occurrence is followed by 4, 5.
+    context = _ids(7, 8, 9, 1, 2, 3, 7, 8, 9, 4, 5, 6, 0, 7, 8, 9)
+    assert list(draft(context)) == [4, 5]  # two tokens to start with
+    assert list(draft(_ids(1, 2, 3))) == []  # no ending seen before: no draft
+
+
+def test_the_draft_grows_while_taken_and_pauses_once_refused() -> None:
+    draft = server_process.LookupDraft(num_pred_tokens=8)
+    prompt = list(range(100, 140))
+    context = [*prompt, 100, 101]  # the reply starts repeating the prompt
+    for size in (2, 4, 8, 8):
+        proposed = list(draft(_ids(*context)))
+        assert len(proposed) == size
+        context += [*proposed, context[-1] + len(proposed) + 1]  # all taken, and one more
+    proposed = list(draft(_ids(*context)))
+    context += [999]  # none of it taken: the model said something else
+    assert list(draft(_ids(*context))) == []  # paused for a few tokens
+    for _ in range(server_process.LookupDraft.PAUSE - 1):
+        context += [998]
+        assert list(draft(_ids(*context))) == []
+
+
+@pytest.mark.skipif(not WEIGHTS.is_file(), reason="the embedded model is not installed")
+def test_drafts_keep_the_states_lean_and_the_reply_whole() -> None:
+    llm = server_process.LeanStateLlama(
+        str(WEIGHTS), n_ctx=1024, n_threads=2, logits_all=False, verbose=False,
+        draft_model=server_process.LookupDraft(),
+    )  # fmt: skip
+    line = "total = sum(price * count for price, count in basket.items())"
+    prompt = f"Copy this line of Python exactly:\n{line}\nThe copy:\n"
+    reply = llm.create_completion(prompt, max_tokens=40, temperature=0.0)
+    assert line in str(reply["choices"][0]["text"])  # verified several tokens a pass
+    assert llm.save_state().scores.nbytes == 0  # drafts do not bring the logits copy back
