@@ -18,6 +18,7 @@ import contextlib
 import ctypes
 import ctypes.util
 from collections.abc import Sequence
+from typing import Any
 
 import llama_cpp
 import numpy as np
@@ -37,8 +38,8 @@ class LeanStateLlama(llama_cpp.Llama):
     saved state copies them. Verifying a draft needs logits only for the pass that holds
     it: the last MAX_DRAFT + 1 positions of an evaluation get them, nothing else does."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._logits_all = bool(kwargs.get("logits_all", False))
 
     def eval(self, tokens: Sequence[int]) -> None:
@@ -177,7 +178,7 @@ def main() -> None:
     map_big_buffers_apart()
     # The server builds its model and its cache through these module attributes.
     llama_cpp.__dict__.update(Llama=LeanStateLlama, LlamaRAMCache=HeldBytesCache)
-    llama_speculative.LlamaPromptLookupDecoding = LookupDraft  # type: ignore[misc,assignment]
+    llama_speculative.__dict__.update(LlamaPromptLookupDecoding=LookupDraft)
     serve()
 
 
