@@ -3,7 +3,6 @@ calls over all of them; a long session replayed draws its end first."""
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import Any
 
@@ -222,16 +221,3 @@ async def test_resuming_a_1000_step_session_draws_its_last_steps_and_summary(
         assert on_screen(app, "All 1000 steps done")
         await app.close_session()
 
-
-async def test_full_collections_wait_while_a_reply_streams() -> None:
-    """A full collection late in a long session is a frame that late: none while a reply
-    streams (the young generations still run); the collector's own threshold after it."""
-    before = gc.get_threshold()
-    async with offline_app().run_test(size=SIZE) as pilot:
-        transcript = pilot.app.main.transcript  # type: ignore[attr-defined]
-        await transcript.show(TextDelta("The fix is "))
-        young, middle, full = gc.get_threshold()
-        assert (young, middle) == before[:2] and full > 1000 * before[2]
-        await transcript.show(TextDelta("in add."))
-        await transcript.show(AssistantMessage("The fix is in add."))
-        assert gc.get_threshold() == before

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, assert_never
 
 from agent.event_values import HookOutcome
 from agent.present import candidates_line, compacted_line, denied_line, hook_line, shape_line
-from tui.collector import hold_full_collections, release_full_collections
 from tui.formatting import APPLY_HINT
 from tui.widgets.entries import (
     Entry,
@@ -88,7 +87,6 @@ class Transcript(WindowedLog):
         match event:
             case ev.TextDelta():
                 if self._reply is None:
-                    hold_full_collections()  # until the reply ends
                     self._reply = ReplyEntry()
                     await self.add(self._reply)
                 await self._reply.write(event.text)
@@ -148,7 +146,4 @@ class Transcript(WindowedLog):
     async def _end_reply(self) -> None:
         if self._reply is not None:
             reply, self._reply = self._reply, None
-            try:
-                await reply.finish()
-            finally:
-                release_full_collections()
+            await reply.finish()
