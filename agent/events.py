@@ -37,7 +37,7 @@ class EventBase:
     them forgets fails mypy.
 
     Equality, hashing and repr are a dataclass's, written once here rather than generated
-    for each event (`eq=False, repr=False` below): generating them was a third of the time
+    for each event (`eq=False, repr=False` below): generating them was a quarter of the time
     this module takes to import, and every front end imports it before its first event."""
 
     def _values(self) -> tuple[Any, ...]:

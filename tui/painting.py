@@ -52,12 +52,14 @@ async def painted(screen: Screen[Any]) -> None:
         if now == count:
             break
         count = now
+    if not screen.is_current:  # under a dialog: nothing of it is drawn until it is shown
+        return
     laid_out = asyncio.Event()
     signal = screen.screen_layout_refresh_signal  # published once a layout is drawn
     signal.subscribe(screen.app, lambda _screen: laid_out.set(), immediate=True)
     try:
         screen.refresh(layout=True)
-        with contextlib.suppress(TimeoutError):  # a screen no longer shown draws nothing
+        with contextlib.suppress(TimeoutError):  # the app closing draws nothing more
             await asyncio.wait_for(laid_out.wait(), LONGEST_WAIT)
     finally:
         signal.unsubscribe(screen.app)
