@@ -220,4 +220,3 @@ async def test_resuming_a_1000_step_session_draws_its_last_steps_and_summary(
         assert transcript.find("marker w1x") is not None
         assert on_screen(app, "All 1000 steps done")
         await app.close_session()
-
