@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 QUIT_WINDOW_S = 2.0
 STORED_FIRST = 100  # a resumed session's last events drawn before the session loads
 FREEZE_EVERY = 25  # steps between moving the survivors out of the collector's view
+YOUNG_COLLECTION_EVERY = 20_000  # allocations (Python's default: 700)
 HANG_UP_GRACE_S = 3.0  # after the terminal closed and the session is closed
 T = TypeVar("T")
 KEYS_HELP = [
@@ -166,6 +167,10 @@ class KilnApp(App[int]):
         # while streaming 2,000 tok/s: full collections of 20-30 ms every few tenths of a
         # second were the slowest frames. `kiln` starts with the collector off (agent/cli.py).
         gc.freeze()
+        # Young collections every 20,000 allocations rather than 700: each full one (every
+        # hundred young ones) took 55-100 ms late in a long session, and one that fell
+        # inside a streamed reply was its slowest frame. Dead cycles wait longer, not more.
+        gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
         gc.enable()
         if self.connect and self.resume:
             await self._draw_stored(self.resume)  # the session starts once they are painted
