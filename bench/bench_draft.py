@@ -8,8 +8,8 @@ asked for, then that module handed back with three of its tests said to fail (an
 improvement request, whose reply mostly repeats the module). Greedy first (the two
 servers mostly answer alike: a pass of several tokens rounds differently from one token
 at a time, so a near tie can go the other way), then sampled at kiln's candidate
-temperature. Printed per
-request kind: the reply tokens a second on each server and the ratio.
+temperature. Printed per request kind: the reply tokens a second on each server and the
+ratio.
 
 Run: .venv/bin/python bench/bench_draft.py [EXERCISE_DIR] [--samples 2]
 Target: improvements at least 1.3x as fast, fresh modules no slower (>= 0.95x).
@@ -77,7 +77,7 @@ def _wire(messages: list[Message]) -> Wire:
 
 
 def ask(
-    client: httpx.Client, messages: list[dict[str, str]], temperature: float, seed: int
+    client: httpx.Client, messages: Wire, temperature: float, seed: int
 ) -> tuple[str, int, float]:
     started = time.perf_counter()
     reply = client.post("/chat/completions", json={
@@ -106,8 +106,8 @@ def serve(command: list[str]) -> tuple[subprocess.Popen[bytes], httpx.Client]:
 
 
 def measure(
-    command: list[str], first: list[dict[str, str]], improve, samples: int
-) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    command: list[str], first: Wire, improve: Callable[[str], Wire], samples: int
+) -> Served:
     server, client = serve(command)
     try:
         ask(client, first, 0.0, 0)  # the prompt read once, so both kinds start from the cache
@@ -140,12 +140,10 @@ def main() -> None:
     plain = server_command(spec, _free_port())
     at = plain.index(DRAFT_FLAGS[0])
     del plain[at : at + len(DRAFT_FLAGS)]
-    results = {}
+    results: dict[str, Served] = {}
     for name, command in (("without drafts", plain), ("with drafts", drafted)):
         results[name] = measure(command, first, improve, args.samples)
     base, new = results["without drafts"], results["with drafts"]
-    # Not always alike: a pass of several tokens rounds differently from one token at a
-    # time, so a near tie can go the other way.
     same = "the same" if base.greedy == new.greedy else "different"
     print(f"{args.exercise.name}: greedy replies {same} on both servers")
     for kind, floor in (("fresh", 0.95), ("improve", 1.3)):
