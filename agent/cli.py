@@ -157,7 +157,7 @@ def _build_parser() -> argparse.ArgumentParser:
     review.add_argument(
         "--backend", choices=["docker", "bwrap", "auto"], help="the sandbox of --run-tests, --fix"
     )
-    from agent.review.cli import add_arguments as review_arguments
+    from agent.review.flags import add_arguments as review_arguments
 
     review_arguments(review)
     review.set_defaults(handler="agent.cli:review")

@@ -92,3 +92,16 @@ def test_a_cycle_would_be_found() -> None:
     graph.add_import(importer="b", imported="a")
     graph.add_import(importer="b", imported="c")
     assert _cycles(graph) == [["a", "b"]]
+
+
+def test_parsing_any_command_line_imports_no_event_loop() -> None:
+    # Every `kiln` command builds the whole parser first; `kiln sessions list` or `kiln run`
+    # must not pay for asyncio (or a review's modules) before it knows what it runs.
+    code = (
+        "import sys\n"
+        "from agent.cli import _build_parser\n"
+        "_build_parser().parse_args(['review', '--staged'])\n"
+        "print(','.join(m for m in ('asyncio', 'agent.review.cli') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -367,7 +367,7 @@ async def _conclude(
     not_applied = ""
     if args.apply and diff.strip() and finished.stop_reason is StopReason.DONE:
         try:
-            async for event in session.apply():
+            async for event in session.apply(then_close=True):
                 _emit(event, args.output_format, out, err)
                 if isinstance(event, Applied):
                     applied = list(event.paths)

@@ -173,18 +173,22 @@ class Session(SessionParts):
         with one_sentence():
             return await self.sandbox.diff()
 
-    async def apply(self) -> AsyncIterator[Event]:
+    async def apply(self, *, then_close: bool = False) -> AsyncIterator[Event]:
         """Write the sandbox's diff to the repository, asking first unless mode is FULL_AUTO.
 
         Yields the question and its answer like any other events, then `Applied`.
+        `then_close` (nothing runs in this session after it, as at the end of `kiln run`)
+        skips making the workspace the sandbox's new baseline: a script in the sandbox
+        the person would wait for, for a sandbox about to go.
         """
 
         async def work() -> None:
             commit = self.commit if self.settings.git.commit else None
-            await land(
+            landed = await land(
                 self.repo, self.session_id, await self.diff(), self.gate, self.hooks,
-                self._emit, self.sandbox, self._deps, commit,
+                self._emit, self.sandbox, self._deps, commit, rebaseline=not then_close,
             )  # fmt: skip
+            self._landed_at_close = landed and then_close
 
         async for event in self._streams.stream(work):
             yield event
@@ -228,7 +232,7 @@ class Session(SessionParts):
         self.tests.cancel()
         if self._deps is not None and self.sandbox is not None:
             with contextlib.suppress(Exception):
-                self._save(await self.sandbox.diff())
+                self._save("" if self._landed_at_close else await self.sandbox.diff())
         with one_sentence():
             if self.sandbox is not None:
                 await self.sandbox.close()

@@ -80,6 +80,9 @@ class SessionParts:
         # Each line a long sandbox start prints (the repository's setup), for the front end.
         self.on_progress: Callable[[str], None] | None = None
         self._start_lock = asyncio.Lock()
+        # An apply just before close() left the sandbox's baseline where it was (see
+        # Session.apply): what the sandbox still shows as changed is in the repository.
+        self._landed_at_close = False
         self._given_mcp = mcp_servers or {}  # an ACP client's servers, beside the config's
         self.mcp: ExternalTools | None = None  # the MCP servers' tools, fixed at the start
         self.hooks = open_hooks(settings, self.repo, self.session_id, self.start_notes)

@@ -111,19 +111,24 @@ async def land(
     sandbox: Sandbox | None,
     deps: LoopDeps | None,
     commit: Callable[[], Awaitable[str]] | None,
-) -> None:
-    """`Session.apply()`'s work: ask, write, make what was written the sandbox's baseline,
-    then commit when `commit` is given. Ends with `Applied`, then the commit's sentence."""
+    *,
+    rebaseline: bool = True,
+) -> bool:
+    """`Session.apply()`'s work: ask, write, make what was written the sandbox's baseline
+    (unless `rebaseline` is False: the sandbox is about to close), then commit when
+    `commit` is given. Ends with `Applied`, then the commit's sentence; returns whether
+    the diff was written."""
     if not diff.strip():
         emit(Applied((), approved=False))
-        return
+        return False
     written, approved = await apply_diff(repo, session_id, diff, gate, hooks, emit)
     if approved:
-        # What was applied is the repository's now: the next apply holds only what came
-        # after it, or it would be refused as edited meanwhile.
-        assert sandbox is not None  # the diff came from it
-        with one_sentence():
-            await sandbox.rebaseline()
+        if rebaseline:
+            # What was applied is the repository's now: the next apply holds only what
+            # came after it, or it would be refused as edited meanwhile.
+            assert sandbox is not None  # the diff came from it
+            with one_sentence():
+                await sandbox.rebaseline()
         if deps is not None:
             deps.workspace_landed()
     emit(Applied(tuple(written), approved=approved))
@@ -132,6 +137,7 @@ async def land(
             emit(Notice(await commit(), Level.INFO))
         except KilnError as exc:  # applied all the same: the hook's refusal is shown
             emit(Notice(exc.message, Level.ERROR))
+    return approved
 
 
 async def apply_diff(

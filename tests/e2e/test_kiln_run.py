@@ -18,6 +18,7 @@ import pytest
 
 from agent.headless.run import run_headless, settings_for
 from agent.llm.scripted.server import ScriptedServer
+from agent.store.db import Store
 from tests.conftest import make_git_repo
 from tests.scripted import BUGGY_REPO
 
@@ -97,6 +98,8 @@ def test_six_step_fix_applies_and_writes_the_patch(
     exported = [json.loads(line) for line in kiln("sessions", "export", "last").stdout.splitlines()]
     assert exported[0]["type"] == "session_started" and exported[0]["task"] == "make the tests pass"
     assert sum(1 for e in exported if e["type"] == "request") == 6
+    # Applied at the end of the run, so nothing is left pending for a resume to restore.
+    assert Store().state(result["session_id"])[1] == ""
 
 
 def test_stream_json_prints_every_event_then_the_result(docker_ready: None, repo: Path) -> None:
@@ -113,6 +116,8 @@ def test_stream_json_prints_every_event_then_the_result(docker_ready: None, repo
                  "files_changed", "checkpointed", "usage_updated", "phase_changed"):  # fmt: skip
         assert kind in kinds, kind
     assert (repo / "calc.py").read_text().endswith("a - b\n")  # no --apply: untouched
+    # Not applied: the change stays with the session, for a resume or `kiln apply`.
+    assert "+    return a + b" in Store().state(lines[0]["session_id"])[1]
 
 
 def test_text_output_progress_on_stderr_summary_on_stdout(docker_ready: None, repo: Path) -> None:
