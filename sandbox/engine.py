@@ -61,7 +61,8 @@ def image_for(client: Any, repo: Path, config: SandboxConfig) -> str:
         if not _has_image(client, tag):
             from sandbox.images import build_image
 
-            builder = client if hasattr(client, "images") else connect(timeout=3600)
+            # The build streams through the SDK: an Engine (no `api`) gets a client of its own.
+            builder = client if hasattr(client, "api") else connect(timeout=3600)
             build_image(builder, context=dockerfile.parent, dockerfile=dockerfile, tag=tag)
         return tag
     if not _has_image(client, config.image):
