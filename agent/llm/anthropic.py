@@ -199,7 +199,9 @@ class AnthropicClient:
         self.base_url = with_default_path(profile.base_url or DEFAULT_BASE_URL, "/v1")
         self._key, self._key_hint = resolve_api_key(profile, env)
         self._backoff_base_s = backoff_base_s
-        self._http = httpx.AsyncClient(timeout=http_timeout(profile), verify=tls_context())
+        self._http = httpx.AsyncClient(
+            timeout=http_timeout(profile), verify=tls_context(self.base_url)
+        )
 
     def stream(
         self,

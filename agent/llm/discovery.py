@@ -35,14 +35,15 @@ async def probe_local_servers(
     ports: tuple[tuple[str, int], ...] = LOCAL_PORTS, timeout_s: float = PROBE_TIMEOUT_S
 ) -> list[FoundServer]:
     """Every port that answers `/v1/models` like an OpenAI-compatible server."""
-    async with httpx.AsyncClient(timeout=timeout_s, verify=tls_context()) as client:
+    local = tls_context("http://127.0.0.1")
+    async with httpx.AsyncClient(timeout=timeout_s, verify=local) as client:
         found = await asyncio.gather(*(_probe(client, name, port) for name, port in ports))
     return [server for server in found if server is not None]
 
 
 async def list_models(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) -> list[str] | None:
     """Model ids a server offers at `/v1/models`, or None when nothing answers there."""
-    async with httpx.AsyncClient(timeout=timeout_s, verify=tls_context()) as client:
+    async with httpx.AsyncClient(timeout=timeout_s, verify=tls_context(base_url)) as client:
         ids = await _model_ids(client, base_url)
     return None if ids is None else list(ids)
 

@@ -203,7 +203,9 @@ class OpenAICompatClient:
         self._key, self._key_hint = resolve_api_key(profile, env)
         self._model = profile.model
         self._backoff_base_s = backoff_base_s
-        self._http = httpx.AsyncClient(timeout=http_timeout(profile), verify=tls_context())
+        self._http = httpx.AsyncClient(
+            timeout=http_timeout(profile), verify=tls_context(self.base_url)
+        )
 
     def stream(
         self,

@@ -40,7 +40,7 @@ async def served_window(base_url: str, model: str) -> int | None:
     Asked without the API key: these are a local server's questions, and a key must go
     nowhere but the requests it is for."""
     root, base = server_root(base_url), base_url.rstrip("/")
-    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S, verify=tls_context()) as http:
+    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S, verify=tls_context(base_url)) as http:
         windows = await asyncio.gather(
             *(_declared(probe(http, root, base, model)) for probe in (_llama_cpp, _vllm, _ollama))
         )
@@ -89,7 +89,7 @@ async def served_token_count(base_url: str, text: str) -> int | None:
     """How many tokens the server's own tokenizer makes of `text` (llama.cpp, vLLM), or None."""
     root = server_root(base_url)
     with contextlib.suppress(httpx.HTTPError, ValueError, KeyError, TypeError):
-        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S, verify=tls_context()) as http:
+        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S, verify=tls_context(base_url)) as http:
             reply = await http.post(f"{root}/tokenize", json={"content": text})
             reply.raise_for_status()
             data = reply.json()
