@@ -60,20 +60,20 @@ async def start_sandbox(
     made: list[Sandbox],
     notice: Callable[[str], None],
     progress: Callable[[str], None] | None = None,
-    created: Callable[[], None] | None = None,
+    waiting: Callable[[], None] | None = None,
 ) -> Sandbox:
     """Create (the backend's import is slow: in a thread) and start the session's sandbox.
 
     `made` gets every sandbox before it starts, so the caller closes whatever was made.
-    `progress` gets each line a long start prints (the repository's setup). `created` is
-    called once the backend is imported and the start begins.
+    `progress` gets each line a long start prints (the repository's setup). `waiting` is
+    called once the start has nothing left to do but wait for the engine (`Sandbox.waiting`).
     """
     from sandbox.engine import EngineUnavailable
 
     box = await asyncio.to_thread(create_sandbox, repo, settings, session_id)
     made.append(box)
-    if created is not None:
-        created()
+    if waiting is not None:
+        box.waiting = waiting
     if progress is not None:
         box.progress = progress
     try:

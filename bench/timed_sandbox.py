@@ -22,6 +22,13 @@ class TimedSandbox:
     def __getattr__(self, name: str) -> Any:  # `baseline` and other backend extras
         return getattr(self.inner, name)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # What the caller hands the sandbox for its start is the backend's to call.
+        if name in ("progress", "waiting"):
+            setattr(self.inner, name, value)
+        else:
+            super().__setattr__(name, value)
+
     async def _timed(self, name: str, work: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
         try:

@@ -55,6 +55,9 @@ class Sandbox(Protocol):
     baseline: str | None  # the checkpoint of the workspace as it started
     last_checkpoint: str | None
     progress: Callable[[str], None]  # each line of a long start (the setup's output)
+    # Called once, on the loop, when the start has nothing left to do but wait for the
+    # engine (a container's create and start): the caller's own work fits in that wait.
+    waiting: Callable[[], None]
 
     async def start(self) -> None: ...
 

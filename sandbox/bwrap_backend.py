@@ -47,6 +47,7 @@ class BwrapSandbox(WorkspaceSandbox):
             )
         if not self.repo.is_dir():
             raise SandboxError(f"{self.repo} is not a directory; pass the repository's path.")
+        self.waiting()  # no engine: the copy below is the wait
         self.layout = await asyncio.to_thread(
             workspace.make_layout, self.config.state_dir, self.session_id, self.repo
         )

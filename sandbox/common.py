@@ -125,6 +125,7 @@ class WorkspaceSandbox:
         # start reports its lines (the setup's output); the session sets `progress`.
         self.notes: list[str] = []
         self.progress: Callable[[str], None] = _ignore
+        self.waiting: Callable[[], None] = _nothing
         self._counter = itertools.count(1)
         # What the workspace looked like at the last snapshot, while nothing can have
         # changed it since: `_generation` moves on every write, restore and command (at
@@ -370,4 +371,8 @@ class WorkspaceSandbox:
 
 
 def _ignore(_line: str) -> None:
+    pass
+
+
+def _nothing() -> None:
     pass

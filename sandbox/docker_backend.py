@@ -64,6 +64,7 @@ class DockerSandbox(WorkspaceSandbox):
         self.setup_env: dict[str, str] = {}  # where setup installed things, once it ran
         self._cancel_setup = threading.Event()
         self._progress_here: setup.Progress = self.progress
+        self._waiting_here: Callable[[], None] = lambda: None
 
     # -- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
@@ -74,7 +75,11 @@ class DockerSandbox(WorkspaceSandbox):
         def progress_here(line: str) -> None:  # setup reports from the starting thread
             loop.call_soon_threadsafe(self.progress, line)
 
-        self._progress_here = progress_here
+        def waiting_here() -> None:  # once: a recovery's new container is no start
+            self._waiting_here = lambda: None
+            loop.call_soon_threadsafe(self.waiting)
+
+        self._progress_here, self._waiting_here = progress_here, waiting_here
         starting = asyncio.ensure_future(asyncio.to_thread(self._start_sync))
         try:
             await asyncio.shield(starting)
@@ -146,6 +151,7 @@ class DockerSandbox(WorkspaceSandbox):
             with_server=with_server,
         )  # fmt: skip
         name = f"kiln-{self.instance}-{self.recoveries}"
+        self._waiting_here()
         self.container_id = self.client.create_container(name, spec)
         stream = None
         try:

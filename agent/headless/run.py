@@ -147,9 +147,9 @@ async def run_headless(
         set_up.append(line)
         print(f"[setup] {line}", file=err, flush=True)
 
-    created = asyncio.Event()
+    engine_busy = asyncio.Event()
     sandbox_started = asyncio.ensure_future(
-        start_sandbox(repo, settings, session_id, made, notices.append, setup_line, created.set)
+        start_sandbox(repo, settings, session_id, made, notices.append, setup_line, engine_busy.set)
     )
     interrupted: list[bool] = []
     loop = asyncio.get_running_loop()
@@ -163,7 +163,7 @@ async def run_headless(
         try:
             session = await _started_session(
                 args, repo, settings, session_id, client, store, made, sandbox_started,
-                created, interrupted, sessions,
+                engine_busy, interrupted, sessions,
             )  # fmt: skip
         except (KilnError, KeyboardInterrupt) as exc:
             session = sessions[0] if sessions else None
@@ -200,7 +200,7 @@ async def _started_session(
     store: Store | None,
     made: list[Sandbox],
     sandbox_started: asyncio.Future[Sandbox],
-    created: asyncio.Event,
+    engine_busy: asyncio.Event,
     interrupted: list[bool],
     made_session: list[Session],
 ) -> Session:
@@ -209,9 +209,10 @@ async def _started_session(
 
     `made_session` gets the session as soon as it exists, so it is closed (and records the
     failure) whatever happens next."""
-    # The imports below share the interpreter with the sandbox backend's import, which
-    # comes first; the sandbox's start then mostly waits for the engine.
-    waiting: asyncio.Future[Any] = asyncio.ensure_future(created.wait())
+    # The imports below would share the interpreter with the sandbox's own start (the
+    # backend's import, the workspace made ready): they begin once the engine has the
+    # container to create and start, the longest wait.
+    waiting: asyncio.Future[Any] = asyncio.ensure_future(engine_busy.wait())
     await asyncio.wait((waiting, sandbox_started), return_when=asyncio.FIRST_COMPLETED)
     waiting.cancel()
     client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))

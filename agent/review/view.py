@@ -29,6 +29,7 @@ class ReadOnlyView:
         self.baseline: str | None = None
         self.last_checkpoint: str | None = None
         self.progress: Callable[[str], None] = lambda line: None
+        self.waiting: Callable[[], None] = lambda: None
 
     async def start(self) -> None:
         return None

@@ -23,7 +23,10 @@ pytestmark = pytest.mark.parametrize("backend", backend_params())
 async def test_protocol_files_and_exec(repo: Path, make_sandbox: MakeSandbox, backend: str) -> None:
     sandbox = make_sandbox(repo, backend)
     assert isinstance(sandbox, Sandbox)
+    waits: list[None] = []
+    sandbox.waiting = lambda: waits.append(None)
     await sandbox.start()
+    assert len(waits) == 1  # the start said when it was left waiting, once
     # The baseline includes the person's uncommitted edit and untracked file: no diff yet.
     assert await sandbox.diff() == ""
     assert await sandbox.read_file("README.md") == b"# demo, edited but not committed\n"

@@ -92,6 +92,8 @@ async def test_container_killed_from_outside_is_replaced_from_last_checkpoint(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
     sandbox = make_sandbox(repo)
+    waits: list[None] = []
+    sandbox.waiting = lambda: waits.append(None)
     await sandbox.start()
     await sandbox.exec("echo kept > kept.txt")
     await sandbox.checkpoint("after kept")
@@ -110,6 +112,7 @@ async def test_container_killed_from_outside_is_replaced_from_last_checkpoint(
         await running
     again = await sandbox.exec("cat kept.txt")
     assert again.output == "kept\n" and sandbox.recoveries == 2
+    assert len(waits) == 1  # a recovery's new container is no start of the sandbox
 
 
 async def test_engine_not_running_is_one_sentence(
