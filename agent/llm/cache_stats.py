@@ -6,6 +6,11 @@ llama-cpp-python's server sends no usage while streaming (and ignores
 "prompt eval time = ... / M tokens" (tokens it had to read) and "eval time = ... / K runs"
 (tokens it generated). Both lines are written before the reply's last chunk is sent, so a
 client that saw its reply end finds its own request complete in the log.
+
+Those counts are llama.cpp's passes, not a request's tokens: a pass of several tokens (a
+draft checked at once) counts as prompt, and only single-token passes as generated. So
+kiln's server process writes its own line per request (`usage_line`) once the reply's
+last token is out, and where the log has those lines they are the only ones read.
 """
 
 from __future__ import annotations
@@ -19,6 +24,13 @@ from agent.events import Usage
 _PREFIX = re.compile(r"Llama\.generate: (\d+) prefix-match hit")
 _PROMPT_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+ ms /\s*(\d+) tokens")
 _EVAL = re.compile(r"[:\s]eval time\s*=\s*[\d.]+ ms /\s*(\d+) runs")
+_USAGE = re.compile(r"^kiln usage: (\d+) cached, (\d+) evaluated, (\d+) generated$", re.M)
+
+
+def usage_line(cached: int, evaluated: int, generated: int) -> str:
+    """What kiln's server process logs for one request: its prompt tokens reused from the
+    KV cache and read anew, and the tokens of its reply."""
+    return f"kiln usage: {cached} cached, {evaluated} evaluated, {generated} generated"
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,9 @@ class CacheStats:
 
 
 def parse_requests(log_text: str) -> list[RequestStats]:
+    own = [RequestStats(*map(int, match.groups())) for match in _USAGE.finditer(log_text)]
+    if own:
+        return own
     requests: list[RequestStats] = []
     pending = 0  # the prefix reused by the request whose prompt-eval line comes next
     for line in log_text.splitlines():

@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-from collections.abc import Sequence
+import sys
+from collections.abc import Generator, Sequence
 from typing import Any
 
 import llama_cpp
@@ -25,6 +26,8 @@ import numpy as np
 import numpy.typing as npt
 from llama_cpp import llama_speculative
 from llama_cpp.server.__main__ import main as serve
+
+from agent.llm.cache_stats import usage_line
 
 MAX_DRAFT = 8  # tokens proposed at most in one pass (the server's draft_model_num_pred_tokens)
 
@@ -36,13 +39,35 @@ class LeanStateLlama(llama_cpp.Llama):
     llama-cpp-python turns `logits_all` on for any draft model: every prompt token then
     computes its logits (the output layer is a sixth of a 1.5B model's work) and each
     saved state copies them. Verifying a draft needs logits only for the pass that holds
-    it: the last MAX_DRAFT + 1 positions of an evaluation get them, nothing else does."""
+    it: the last MAX_DRAFT + 1 positions of an evaluation get them, nothing else does.
+
+    Each request's true counts go to the log as one line (`cache_stats.usage_line`):
+    llama.cpp's own count a draft's pass as prompt and only single-token passes as output."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._logits_all = bool(kwargs.get("logits_all", False))
+        self._evaluated = 0  # tokens evaluated since the request began
+
+    def generate(
+        self, tokens: Sequence[int], *args: Any, **kwargs: Any
+    ) -> Generator[int, Sequence[int] | None, None]:
+        prompt, self._evaluated = len(tokens), 0
+        read: int | None = None  # the prompt's tokens evaluated (the rest came from the cache)
+        generated, last = 0, None
+        try:
+            for token in super().generate(tokens, *args, **kwargs):
+                read = self._evaluated if read is None else read
+                generated, last = generated + 1, token
+                yield token
+        finally:  # the reply's last token is out: the caller stopped or the model did
+            if last is not None and llama_cpp.llama_vocab_is_eog(self._model.vocab, last):
+                generated -= 1  # the end-of-generation token is not part of the reply
+            read = self._evaluated if read is None else read
+            print(usage_line(prompt - read, read, generated), file=sys.stderr, flush=True)
 
     def eval(self, tokens: Sequence[int]) -> None:
+        self._evaluated += len(tokens)
         if self._logits_all or self.draft_model is None:
             super().eval(tokens)
             return

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from agent.events import Usage
 from agent.llm.base import Completion
-from agent.llm.cache_stats import parse_requests
+from agent.llm.cache_stats import parse_requests, usage_line
 from agent.llm.scripted.server import ScriptedServer
 from agent.llm.usage_log import LoggedUsageClient
 from tests.llm.streams import TOOLS, USER, openai_client
@@ -58,6 +58,24 @@ async def test_the_reply_carries_the_usage_the_server_logged_for_it(tmp_path: Pa
     log.write_text(COLD_REQUEST)  # an earlier request: before the offset, not counted
     completion = await _reply_while_logging(log, ONE_REQUEST)
     assert completion.usage == Usage(uncached_input=73, cached_input=2544, output=166)
+
+
+async def test_kilns_own_line_is_read_before_llama_cpps_pass_counts(tmp_path: Path) -> None:
+    # With drafts, llama.cpp counts a pass of several tokens as prompt: its lines below say
+    # 73 + 150 read and 16 runs for a reply of 160 tokens. kiln's server says what was.
+    drafted = ONE_REQUEST.replace("/    73 tokens", "/   223 tokens").replace(
+        "/   166 runs", "/    16 runs"
+    )
+    logged = drafted.replace(
+        "Llama._create_completion", usage_line(2544, 73, 160) + "\nLlama._create_completion"
+    )
+    assert [r.usage for r in parse_requests(COLD_REQUEST + logged)] == [
+        Usage(uncached_input=73, cached_input=2544, output=160)
+    ]
+    log = tmp_path / "server.log"
+    log.write_text("")
+    completion = await _reply_while_logging(log, logged)
+    assert completion.usage == Usage(uncached_input=73, cached_input=2544, output=160)
 
 
 async def test_two_requests_in_the_log_cannot_be_told_apart_so_the_estimate_stays(

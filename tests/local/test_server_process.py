@@ -107,3 +107,24 @@ def test_drafts_keep_the_states_lean_and_the_reply_whole() -> None:
     reply = llm.create_completion(prompt, max_tokens=40, temperature=0.0)
     assert line in str(reply["choices"][0]["text"])  # verified several tokens a pass
     assert llm.save_state().scores.nbytes == 0  # drafts do not bring the logits copy back
+
+
+@pytest.mark.skipif(not WEIGHTS.is_file(), reason="the embedded model is not installed")
+def test_each_request_logs_its_true_tokens_with_drafts_on(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    from agent.llm.cache_stats import parse_requests
+
+    llm = server_process.LeanStateLlama(
+        str(WEIGHTS), n_ctx=1024, n_threads=2, logits_all=False, verbose=False,
+        draft_model=server_process.LookupDraft(),
+    )  # fmt: skip
+    line = "total = sum(price * count for price, count in basket.items())"
+    prompt = f"Copy this line of Python exactly, twice:\n{line}\nThe copies:\n"
+    replies = [llm.create_completion(prompt, max_tokens=60, temperature=0.0) for _ in range(2)]
+    logged = parse_requests(capfd.readouterr().err)
+    # What the completions themselves count: prompt and reply tokens, drafts or not.
+    assert [(r.cached + r.evaluated, r.output) for r in logged] == [
+        (reply["usage"]["prompt_tokens"], reply["usage"]["completion_tokens"]) for reply in replies
+    ]
+    assert logged[0].cached == 0 and logged[1].cached > 0  # the second found its prompt
