@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from agent import __version__
 from agent.errors import KilnError
@@ -38,7 +39,34 @@ def _session_flags(p: argparse.ArgumentParser, repo: bool = True) -> None:
     )
 
 
-def _build_parser() -> argparse.ArgumentParser:
+# Every command's name; `main` builds the arguments of the one it was given alone.
+COMMANDS = frozenset((
+    "run", "batch", "chat", "models", "config", "trust", "acp", "mcp", "sessions", "cost",
+    "apply", "review", "undo", "map", "eval", "serve-scripted", "sandbox", "local",
+))  # fmt: skip
+
+
+class _OneCommand:
+    """The subcommands: only `only` (all of them when it is None). This process parses
+    no other, and making all of them costs every command several milliseconds."""
+
+    def __init__(self, subparsers: Any, only: str | None) -> None:
+        self.subparsers, self.only = subparsers, only
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if self.only not in (None, name):
+            return _Unbuilt()
+        return self.subparsers.add_parser(name, **kwargs)
+
+
+class _Unbuilt:
+    """A command's parser this process will not parse: whatever is added to it is dropped."""
+
+    def __getattr__(self, _name: str) -> Any:
+        return lambda *_args, **_kwargs: self
+
+
+def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kiln", description="A terminal coding agent that works in a sandbox."
     )
@@ -48,7 +76,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=["plan", "ask", "auto-edit", "full-auto"])
     # The app turns the collector back on after its first frame (see tui/app.py).
     parser.set_defaults(handler="tui.app:main", collect_after_first_frame=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = _OneCommand(parser.add_subparsers(dest="command", metavar="COMMAND"), only)
 
     run = sub.add_parser("run", help="run one task headless and exit")
     _session_flags(run)
@@ -251,7 +279,9 @@ def review(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    only = words[0] if words and words[0] in COMMANDS else None
+    args = _build_parser(only).parse_args(argv)
     code = _dispatch(args)
     if argv is None and getattr(args, "exit_at_once", False):
         # The program `kiln run` has written and closed all it keeps (the store commits
