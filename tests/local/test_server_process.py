@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from agent.llm.cache_stats import parse_requests
 from agent.local.catalog import DEFAULT_MODEL, MODELS
 
 llama_cpp = pytest.importorskip("llama_cpp")
@@ -96,16 +98,22 @@ def test_the_draft_grows_while_taken_and_pauses_once_refused() -> None:
         assert list(draft(_ids(*context))) == []
 
 
-@pytest.mark.skipif(not WEIGHTS.is_file(), reason="the embedded model is not installed")
-def test_drafts_keep_the_states_lean_and_the_reply_whole() -> None:
-    llm = server_process.LeanStateLlama(
+LINE = "total = sum(price * count for price, count in basket.items())"
+
+
+def _drafting_llm() -> Any:
+    return server_process.LeanStateLlama(
         str(WEIGHTS), n_ctx=1024, n_threads=2, logits_all=False, verbose=False,
         draft_model=server_process.LookupDraft(),
     )  # fmt: skip
-    line = "total = sum(price * count for price, count in basket.items())"
-    prompt = f"Copy this line of Python exactly:\n{line}\nThe copy:\n"
+
+
+@pytest.mark.skipif(not WEIGHTS.is_file(), reason="the embedded model is not installed")
+def test_drafts_keep_the_states_lean_and_the_reply_whole() -> None:
+    llm = _drafting_llm()
+    prompt = f"Copy this line of Python exactly:\n{LINE}\nThe copy:\n"
     reply = llm.create_completion(prompt, max_tokens=40, temperature=0.0)
-    assert line in str(reply["choices"][0]["text"])  # verified several tokens a pass
+    assert LINE in str(reply["choices"][0]["text"])  # verified several tokens a pass
     assert llm.save_state().scores.nbytes == 0  # drafts do not bring the logits copy back
 
 
@@ -113,14 +121,8 @@ def test_drafts_keep_the_states_lean_and_the_reply_whole() -> None:
 def test_each_request_logs_its_true_tokens_with_drafts_on(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
-    from agent.llm.cache_stats import parse_requests
-
-    llm = server_process.LeanStateLlama(
-        str(WEIGHTS), n_ctx=1024, n_threads=2, logits_all=False, verbose=False,
-        draft_model=server_process.LookupDraft(),
-    )  # fmt: skip
-    line = "total = sum(price * count for price, count in basket.items())"
-    prompt = f"Copy this line of Python exactly, twice:\n{line}\nThe copies:\n"
+    llm = _drafting_llm()
+    prompt = f"Copy this line of Python exactly, twice:\n{LINE}\nThe copies:\n"
     replies = [llm.create_completion(prompt, max_tokens=60, temperature=0.0) for _ in range(2)]
     logged = parse_requests(capfd.readouterr().err)
     # What the completions themselves count: prompt and reply tokens, drafts or not.
