@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shlex
 import threading
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -305,7 +305,7 @@ class DockerSandbox(WorkspaceSandbox):
         """One `docker exec`, in a thread. Cancelled, it ends the command's process group
         itself: the thread cannot be interrupted, and the command would run on."""
         engine_, container = self._need_container()
-        group_file = f"{gitstate.KILN_GIT}/kiln-group-{uuid.uuid4().hex}"
+        group_file = f"{gitstate.KILN_GIT}/kiln-group-{os.urandom(16).hex()}"
         try:
             return await asyncio.to_thread(
                 plain_exec, engine_, container, argv, sink, err_sink or sink,

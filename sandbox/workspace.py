@@ -15,7 +15,6 @@ import os
 import shutil
 import stat
 import subprocess
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +27,7 @@ def state_root() -> Path:
 
 
 def new_session_id() -> str:
-    return uuid.uuid4().hex[:12]
+    return os.urandom(6).hex()
 
 
 @dataclass(frozen=True)

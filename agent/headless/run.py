@@ -16,7 +16,6 @@ import os
 import signal
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -36,6 +35,8 @@ if TYPE_CHECKING:
     from agent.session import Session
     from agent.store.db import Store
     from sandbox.base import Sandbox
+
+SWITCH_INTERVAL_S = 0.0005
 
 
 # Ctrl+C, kill, and the terminal closing: each ends the run as an interruption (exit 130).
@@ -115,6 +116,10 @@ def main(args: argparse.Namespace) -> int:
     check_patch_out(args.patch_out)
     if getattr(args, "commit", False) and not args.apply:
         raise UsageError("--commit commits what --apply writes; add --apply.")
+    # The loop waits on the sandbox and the model while threads import modules and map
+    # the repository; with the default 5 ms switch interval, each time it wakes it may wait
+    # that long for the interpreter (20 ms of a half-second run, measured).
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     return asyncio.run(run_headless(args, repo, settings))
 
 
@@ -135,7 +140,7 @@ async def run_headless(
     batch`): it cancels the run's task instead."""
     out, err = out or sys.stdout, err or sys.stderr
     started = time.monotonic()
-    session_id = uuid.uuid4().hex[:12]
+    session_id = os.urandom(6).hex()
     # Starting the container is the longest wait of a short run: it begins first, and
     # everything else (imports, the model client, the session) happens meanwhile.
     made: list[Sandbox] = []
@@ -297,14 +302,19 @@ def _open_store(given: Store | None) -> Store:
 
 
 def _import_run_modules() -> None:
-    # httpx imports its async backend on the first request; that is the first turn's wait.
+    # httpx imports its transport (httpcore) when the first client is made, and its async
+    # backend on the first request; the local model's module is asked whether a URL is its
+    # server. Each would otherwise be imported on the loop, after the sandbox has started.
     for name in (
         "agent.session",
         "agent.headless.output",
         "agent.run.stops",
         "agent.settings.resolve",
+        "agent.local",
+        "agent.local.server",
         "agent.llm.factory",
         "agent.llm.openai_compat",
+        "httpcore",
         "anyio._backends._asyncio",
     ):
         with contextlib.suppress(ImportError):

@@ -12,8 +12,8 @@ whose correction says exactly what was wrong and the exact format expected.
 from __future__ import annotations
 
 import json
+import os
 import re
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -329,4 +329,4 @@ def _problem_bad_json(
 
 
 def _new_id() -> str:
-    return f"call_{uuid.uuid4().hex[:12]}"
+    return f"call_{os.urandom(6).hex()}"

@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import os
 import sys
-import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -95,7 +95,7 @@ async def run_review(
     spec = TargetSpec(args.rev, args.staged, args.uncommitted, args.base)
     own_client = client is None
     client = client or await open_client(await resolve_profile(settings))
-    session_id = uuid.uuid4().hex[:12]
+    session_id = os.urandom(6).hex()
     store = Store()
     title = f"review {args.rev or ('--base ' + args.base if args.base else '')}".strip()
     store.record(

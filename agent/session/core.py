@@ -73,15 +73,15 @@ class Session(SessionParts):
         self.prefix_parts, self.skills = parts.parts, parts.skills
         if self._restore_diff:
             await resume.reapply(self.sandbox, self._restore_diff)
-        changed = "" if parts.asked is None else await parts.asked
-        if not self.conversation.history:
-            self.conversation.system = self._system_prompt()
+        window, changed = await startup.calibrated_while_checked(
+            parts.window, self.client.profile, self.conversation, self._system_prompt, parts.asked
+        )
         if self.store is None:
             self.store = Store()
         self._deps = await startup.loop_deps(
             self.repo, self.settings, self.client, self.policy, self.sandbox, self.gate,
             self.conversation, self.tests, with_skills(self.skills, self.mcp), self.hooks,
-            functools.partial(self.store.record_request, self.session_id), parts.window,
+            functools.partial(self.store.record_request, self.session_id), window,
             self.start_notes,
         )  # fmt: skip
         if changed:

@@ -6,7 +6,7 @@ over them. The Session (`core.py`) is this plus what it does."""
 from __future__ import annotations
 
 import asyncio
-import uuid
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -54,7 +54,7 @@ class SessionParts:
         self.settings = settings
         self.repo = Path(repo).resolve()
         self.approver = approver
-        self.session_id = session_id or uuid.uuid4().hex[:12]
+        self.session_id = session_id or os.urandom(6).hex()
         self.client = client
         self.sandbox = sandbox
         self._sandbox_starting = sandbox_starting

@@ -197,6 +197,34 @@ async def calibrated(window: Window, profile: ModelProfile, system: str) -> Wind
     return window
 
 
+async def calibrated_while_checked(
+    window: Window,
+    profile: ModelProfile,
+    conversation: Conversation,
+    system_prompt: Callable[[], str],
+    asked: asyncio.Future[str] | None,
+) -> tuple[Window, str]:
+    """The window calibrated on the system prompt, and the test runner check's answer
+    (`asked`; "" without one): the server counts the prompt's tokens while the check runs,
+    and counts again in the rare case the check changed the test command the prompt names.
+    A conversation that has begun keeps its system prompt."""
+    if not conversation.history:
+        conversation.system = system_prompt()
+    counted = conversation.system
+    calibrating = asyncio.ensure_future(calibrated(window, profile, counted))
+    try:
+        changed = "" if asked is None else await asked
+    except BaseException:
+        calibrating.cancel()
+        raise
+    if not conversation.history:
+        conversation.system = system_prompt()
+    window = await calibrating
+    if conversation.system != counted:
+        window = await calibrated(window, profile, conversation.system)
+    return window, changed
+
+
 async def loop_deps(
     repo: Path,
     settings: Settings,
@@ -213,7 +241,7 @@ async def loop_deps(
     notes: list[str],
 ) -> LoopDeps:
     """What every run of the session needs, made once: the tools' context, the meter, the
-    window (calibrated here), the fast model."""
+    window (calibrated on the system prompt already), the fast model."""
     context = tools.ToolContext(
         sandbox=sandbox,
         settings=settings,
@@ -233,6 +261,6 @@ async def loop_deps(
         before_change=tests.wait,
         tests_before=lambda: tests.before,
         on_request=on_request,
-        window=await calibrated(window, client.profile, conversation.system),
+        window=window,
         fast=await fast_model(settings, notes),
     )

@@ -10,9 +10,9 @@ mode, ask asks in every mode (a run with no person refuses), allow skips the que
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
-import uuid
 from collections.abc import Callable
 
 from agent.approval import Action, ApprovalRequest, Approver, Mode, Verdict, needs_asking
@@ -165,7 +165,7 @@ class ApprovalGate:
         if forced and ruling is not None:
             summary = f"{summary} (asked by the rule {ruling.rule.describe()})"
         request = ApprovalRequest(
-            request_id=uuid.uuid4().hex[:12],
+            request_id=os.urandom(6).hex(),
             action=action,
             summary=summary,
             diff=diff,

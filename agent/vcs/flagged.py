@@ -36,7 +36,7 @@ def flags_for(repo: Path, diff: str) -> tuple[str, ...]:
     for why, paths in by_reason.items():
         flags.append(f"changes {_named(paths)} ({why})")
     deleted = [p.old_path for p in patches if "deleted" in p.flags and p.old_path]
-    tracked = _tracked_files(repo)
+    tracked = _tracked_files(repo) if deleted else 0  # git is asked only when it matters
     if deleted and len(deleted) * 2 > tracked:
         flags.append(f"deletes {len(deleted)} of the repository's {tracked} files")
     return tuple(flags)

@@ -7,6 +7,7 @@ from pathlib import Path
 from agent import events as ev
 from agent.approval import Mode
 from agent.events import Notice
+from agent.llm.scripted.server import ScriptedServer
 from agent.tools.testdigest import candidate_test_commands, named_test_command
 from tests.conftest import make_git_repo
 from tests.scripted import BUGGY_REPO, run_scripted
@@ -42,6 +43,31 @@ async def test_a_command_missing_in_the_sandbox_gives_way_to_the_next(
     assert ran.command == "python3 -m unittest discover -v" and ran.failed == 1
     system = server.chat_requests[0].body["messages"][0]["content"]
     assert "Test command: `python3 -m unittest discover -v`" in system
+    # The window was calibrated on the prompt sent (counted again once the command changed),
+    # before it was sent.
+    assert _counted_before_the_first_request(server) == [
+        system.replace("python3 -m unittest discover -v", "go test ./..."),
+        system,
+    ]
+
+
+async def test_the_window_is_calibrated_once_on_the_system_prompt(
+    docker_ready: None, buggy_repo: Path
+) -> None:
+    _, _, server = await run_scripted(buggy_repo, FINISH, mode=Mode.AUTO_EDIT)
+    system = server.chat_requests[0].body["messages"][0]["content"]
+    assert _counted_before_the_first_request(server) == [system]
+
+
+def _counted_before_the_first_request(server: ScriptedServer) -> list[str]:
+    """The texts the server was asked to count (/tokenize) before the first chat request."""
+    counted = []
+    for request in server.requests:
+        if request.path == "/tokenize":
+            counted.append(request.body["content"])
+        elif request.path.endswith("/chat/completions"):
+            break
+    return counted
 
 
 async def test_the_command_the_task_names_is_the_one_that_runs(

@@ -7,6 +7,8 @@ from pathlib import Path
 from agent import tools
 from agent.approval import Decision, Mode, Verdict
 from agent.tools.control import finish_summary
+from agent.tools.shell import first_runnable
+from agent.tools.testdigest import runnable_check
 from sandbox.base import Sandbox
 from tests.scripted import ScriptedPerson, tool_context
 
@@ -149,3 +151,20 @@ async def test_an_edit_aimed_at_the_wrong_file_names_the_right_one(sandbox: Sand
     )  # fmt: skip
     assert not wrong.ok
     assert "`old_text` is not in app.py, but it is in calc.py" in wrong.output
+
+
+async def test_the_first_runnable_test_command_in_the_sandbox(sandbox: Sandbox) -> None:
+    # A standard-library runner needs only its interpreter; any other module is looked for
+    # (the default image has pytest); a missing interpreter or module gives way to the next.
+    assert runnable_check("python3 -m unittest discover -v").startswith("command -v python3 ")
+    assert "find_spec" in runnable_check("python3 -m pytest -q")
+    commands = [
+        "python9 -m unittest",
+        "python3 -m no_such_runner",
+        "go test ./...",
+        "python3 -m pytest -q",
+        "python3 -m unittest",
+    ]
+    assert await first_runnable(sandbox, commands) == 3
+    assert await first_runnable(sandbox, [*commands[:3], commands[4]]) == 3
+    assert await first_runnable(sandbox, commands[:3]) == -1
