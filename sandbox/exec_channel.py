@@ -35,6 +35,7 @@ _HANDSHAKE = b"kiln-exec 1"
 MARSHAL_VERSION = 4
 FILE_DEADLINE_S = 600  # a file read or written by the server: as long as kiln's own scripts
 _SERVER_ARGV = ["python3", "-I", "-S", "-c"]
+RECV_BYTES = 65536  # one read of the engine's stream, at most
 
 
 class ChannelClosed(Exception):
@@ -302,6 +303,10 @@ class _DockerStream:
     def __init__(self, sock: Hijacked) -> None:
         self._sock = sock
         self._left = 0  # bytes left in the current stdout frame
+        # What the socket gave beyond what was asked: one recv takes a reply's headers and
+        # payloads together, where a recv per header and payload would cost a system call
+        # and a wait for the interpreter's lock each.
+        self._buffer = bytearray()
         self.stderr = bytearray()
         self._stderr_tail = b""
 
@@ -319,7 +324,9 @@ class _DockerStream:
             if data is None:
                 return b""
             self._watch_stderr(data)
-        data = self._sock.recv(min(n, self._left))
+        if not self._buffer and not self._fill(1):
+            return b""
+        data = self._take(min(n, self._left, len(self._buffer)))
         self._left -= len(data)
         return data
 
@@ -341,11 +348,18 @@ class _DockerStream:
         return b"".join(chunks)
 
     def _recv_exact(self, n: int) -> bytes | None:
-        chunks = []
-        while n > 0:
-            data = self._sock.recv(n)
+        return self._take(n) if self._fill(n) else None
+
+    def _fill(self, n: int) -> bool:
+        """At least n bytes in the buffer; False when the stream ends first."""
+        while len(self._buffer) < n:
+            data = self._sock.recv(max(RECV_BYTES, n - len(self._buffer)))
             if not data:
-                return None
-            chunks.append(data)
-            n -= len(data)
-        return b"".join(chunks)
+                return False
+            self._buffer += data
+        return True
+
+    def _take(self, n: int) -> bytes:
+        data = bytes(self._buffer[:n])
+        del self._buffer[:n]
+        return data

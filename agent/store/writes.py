@@ -35,6 +35,7 @@ class PendingWrites:
         self.failure: str | None = None
         self._pending: collections.deque[list[Statement]] = collections.deque()
         self._flushing = threading.Lock()
+        self._busy_timeout_ms: int | None = None  # as last set on the connection
 
     @property
     def pending(self) -> int:
@@ -74,7 +75,10 @@ class PendingWrites:
         self.failure = None
 
     def _write(self, statements: list[Statement], wait_s: float) -> None:
-        self.db.execute(f"PRAGMA busy_timeout = {int(wait_s * 1000)}")
+        busy_timeout_ms = int(wait_s * 1000)
+        if busy_timeout_ms != self._busy_timeout_ms:  # one statement less for most writes
+            self.db.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+            self._busy_timeout_ms = busy_timeout_ms
         # IMMEDIATE takes the write lock first, so a busy database fails before any
         # statement ran and the whole transaction is tried again later, never half of it.
         self.db.execute("BEGIN IMMEDIATE")
