@@ -8,7 +8,6 @@ what it uses to look inside a container when the server is not the thing to ask.
 from __future__ import annotations
 
 import io
-import tarfile
 import time
 from typing import Any
 
@@ -116,6 +115,8 @@ def _finished_exec(engine: Engine, exec_id: str) -> dict[str, Any]:
 def upload(engine: Engine, container: str, path: str, data: bytes, owner: tuple[int, int]) -> None:
     """Put `data` at PATH in the container (mode 600, owned by the sandbox user); its
     directory must be a mount, as the container's root is read-only."""
+    import tarfile  # only here, where no command server runs: the sandbox's start skips it
+
     directory, name = path.rsplit("/", 1)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
