@@ -48,6 +48,8 @@ class Action(enum.StrEnum):
 
 @dataclass(frozen=True)
 class ApprovalRequest:
+    """One question for the person: the action, a one-line summary and what it would change."""
+
     request_id: str
     action: Action
     summary: str  # one line: "edit src/app.py", "run `make deploy`"
@@ -67,6 +69,8 @@ class Verdict(enum.StrEnum):
 
 @dataclass(frozen=True)
 class Decision:
+    """The person's answer to an ApprovalRequest, and the reason for a rejection."""
+
     verdict: Verdict
     reason: str = ""  # a rejection reason goes back to the model
 

@@ -136,5 +136,7 @@ class Usage:
 
 @dataclass(frozen=True)
 class PlanStep:
+    """One step of the model's plan: its title and how far it has got."""
+
     title: str
     status: PlanStatus = PlanStatus.PENDING

@@ -86,6 +86,8 @@ def _jsonable(value: Any) -> Any:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class SessionStarted(EventBase):
+    """A session began: its id, repository, task, model, approval mode and sandbox."""
+
     session_id: str
     repo: str
     task: str
@@ -96,6 +98,8 @@ class SessionStarted(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class PhaseChanged(EventBase):
+    """The run moved to another phase (plan, edit, test, correct, done, failed)."""
+
     phase: Phase
 
 
@@ -108,16 +112,22 @@ class TaskShaped(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class TurnStarted(EventBase):
+    """A step of the run began, numbered from 1: the model is asked again."""
+
     step: int
 
 
 @dataclass(frozen=True, eq=False, repr=False)
 class TextDelta(EventBase):
+    """A piece of the model's reply text, as it streams."""
+
     text: str
 
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ReasoningDelta(EventBase):
+    """A piece of the model's reasoning, as it streams."""
+
     text: str
 
 
@@ -130,6 +140,8 @@ class AssistantMessage(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ToolCallStarted(EventBase):
+    """A tool call began: its id, the tool's name and its arguments."""
+
     call_id: str
     name: str
     arguments: dict[str, Any]
@@ -138,6 +150,8 @@ class ToolCallStarted(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ToolCallFinished(EventBase):
+    """A tool call ended: whether it worked, its output and how long it took."""
+
     call_id: str
     name: str
     ok: bool
@@ -149,6 +163,8 @@ class ToolCallFinished(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ApprovalRequested(EventBase):
+    """The person is asked whether an action may go ahead; ApprovalResolved answers."""
+
     request_id: str
     action: Action
     summary: str
@@ -162,6 +178,8 @@ class ApprovalRequested(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ApprovalResolved(EventBase):
+    """The person's answer to the ApprovalRequested of the same `request_id`."""
+
     request_id: str
     decision: Verdict
     reason: str = ""
@@ -194,6 +212,8 @@ class HookRan(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class PlanUpdated(EventBase):
+    """The model's plan as it stands now, every step."""
+
     steps: tuple[PlanStep, ...]
 
 
@@ -206,6 +226,8 @@ class FilesChanged(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class TestsRan(EventBase):
+    """The tests ran: the command, the counts, the failing tests and the digest the model read."""
+
     command: str
     passed: int
     failed: int
@@ -270,6 +292,8 @@ class UsageUpdated(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Checkpointed(EventBase):
+    """The workspace was saved as the checkpoint `ref`, which can be restored later."""
+
     ref: str
     label: str
 
@@ -318,6 +342,8 @@ class Applied(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Finished(EventBase):
+    """The run ended: how and why, with its steps, tool calls, usage, cost and duration."""
+
     status: RunStatus
     stop_reason: StopReason
     summary: str = ""

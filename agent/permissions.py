@@ -48,6 +48,8 @@ class RuleError(ValueError):
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule: allow, ask or deny for a kind of action (run, edit, mcp) and a pattern."""
+
     effect: Effect
     kind: str  # run | edit | mcp
     pattern: str
@@ -119,6 +121,8 @@ class Ruling:
 
 @dataclass(frozen=True)
 class PermissionRules:
+    """Every rule in effect, from every file; `verdict` finds the strongest that matches."""
+
     rules: tuple[Rule, ...] = ()
 
     def __bool__(self) -> bool:

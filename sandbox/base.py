@@ -23,6 +23,8 @@ class SandboxGone(SandboxError):
 
 @dataclass(frozen=True)
 class ExecResult:
+    """What one command in the sandbox did: its exit code, its output (capped) and how it ended."""
+
     exit_code: int
     output: str  # stdout+stderr interleaved, capped head+tail at output_cap_bytes
     total_bytes: int  # size of the whole output before capping

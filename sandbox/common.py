@@ -57,6 +57,8 @@ def sandbox_env(config: SandboxConfig) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class RunOutcome:
+    """How a process run in the sandbox ended: its exit code, and what else stopped it."""
+
     exit_code: int
     oom_killed: bool = False
     deadline_hit: bool = False  # kiln gave up waiting (the in-sandbox timeout failed)
@@ -103,6 +105,8 @@ def safe_relpath(path: str) -> str:
 
 @dataclass(frozen=True)
 class _Snapshot:
+    """The workspace's tree, changed paths and diff as of one generation of changes."""
+
     generation: int
     tree: str
     paths: tuple[str, ...]

@@ -84,6 +84,8 @@ class Ended:
 
 @dataclass
 class _Job:
+    """One request sent to the server: where its output goes and the future its end resolves."""
+
     out: Sink
     err: Sink
     future: asyncio.Future[Ended]

@@ -34,6 +34,8 @@ _WALK_SHARE = 0.1
 
 @dataclass(frozen=True)
 class Usage:
+    """The disk a tree occupies, and the big files in the workspace."""
+
     used: int  # bytes of disk the files under the root occupy (hard links once)
     big: frozenset[str]  # files under `big_in` over `big_bytes`, relative to it
 

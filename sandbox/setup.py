@@ -73,6 +73,8 @@ _TEST_EXTRAS = ("test", "tests", "testing", "dev")
 
 @dataclass(frozen=True)
 class SetupPlan:
+    """The setup commands, whether kiln proposed them, whether they get the network."""
+
     commands: tuple[str, ...]
     proposed: bool  # kiln read them off the dependency files; none were configured
     network: bool

@@ -33,6 +33,8 @@ TOLERANCE = 1e-6  # L1 change of the whole vector; the order is settled well bef
 
 @dataclass
 class FileGraph:
+    """Files and hub nodes, and weighted edges from the files using a name to those defining it."""
+
     files: list[str]  # node i < len(files) is a file; the rest are hubs
     node_count: int
     # (source node, target node, name, weight) before collapsing; targets are files or hubs

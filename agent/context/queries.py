@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class LanguageQueries:
+    """One language's tree-sitter grammar and its queries for definitions and references."""
+
     grammar: str  # the name tree-sitter-language-pack knows it by
     definitions: str
     references: str

@@ -21,6 +21,8 @@ WARN_AT = 0.8  # of a budget: a BudgetWarning, and the meter's bar turns
 
 @dataclass
 class Meter:
+    """The session's usage so far: tokens over every request, dollars spent, budget checks."""
+
     pricing: Pricing = field(default_factory=Pricing)  # of the model in use; /model changes it
     role: str = "main"
     total: Usage = field(default_factory=Usage)

@@ -20,6 +20,8 @@ from agent.llm.base import Prices
 
 @dataclass(frozen=True)
 class PriceRow:
+    """One model's row of the price table: its prices, and the date and source they come from."""
+
     model: str  # the table's name for it
     prices: Prices
     date: str

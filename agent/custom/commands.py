@@ -27,6 +27,8 @@ _PLACEHOLDER = re.compile(r"\$(ARGUMENTS|\d+)")
 
 @dataclass(frozen=True)
 class CustomCommand:
+    """One custom slash command: its name, its prompt, where it came from, its front matter."""
+
     name: str  # without the slash: `review-sql`, `frontend:component`
     body: str
     origin: str  # where it came from, as people write it: `.claude/commands/review-sql.md`
@@ -80,6 +82,8 @@ class CustomCommand:
 
 @dataclass(frozen=True)
 class CustomCommands:
+    """The custom commands found, sorted by name, and what loading them had to say."""
+
     commands: tuple[CustomCommand, ...] = ()
     notes: list[str] = field(default_factory=list)  # said once, when they are loaded
 

@@ -17,6 +17,8 @@ Value = str | list[str]
 
 @dataclass(frozen=True)
 class FrontMatter:
+    """A Markdown file's front matter read into fields, its body, and what was wrong with it."""
+
     fields: dict[str, Value] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)  # each one-line value as written
     body: str = ""

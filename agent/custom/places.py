@@ -14,6 +14,8 @@ MAX_FILE_BYTES = 64_000  # a command or a skill's page: prompts, not a second re
 
 @dataclass(frozen=True)
 class Place:
+    """One folder where commands or skills are found, and the name people know it by."""
+
     folder: Path
     shown: str  # how people see the folder: `.claude/commands`, `~/.claude/commands`
     # A repository's own place: its root, and no link is followed out of it.

@@ -37,6 +37,8 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 @dataclass(frozen=True)
 class Skill:
+    """One skill: its name, its description and the folder its SKILL.md is in."""
+
     name: str
     description: str
     folder: Path
@@ -46,6 +48,8 @@ class Skill:
 
 @dataclass(frozen=True)
 class Skills:
+    """The skills found, sorted by name, and what loading them had to say."""
+
     skills: tuple[Skill, ...] = ()
     notes: list[str] = field(default_factory=list)
 

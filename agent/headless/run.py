@@ -220,7 +220,7 @@ async def _started_session(
     waiting: asyncio.Future[Any] = asyncio.ensure_future(engine_busy.wait())
     await asyncio.wait((waiting, sandbox_started), return_when=asyncio.FIRST_COMPLETED)
     waiting.cancel()
-    client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
+    client_created = asyncio.ensure_future(_create_client_after_imports(client, settings, repo))
     # Opening the session store fits inside the wait as well.
     store_opened = asyncio.ensure_future(asyncio.to_thread(_open_store, store))
     outcomes = await asyncio.gather(client_created, store_opened, return_exceptions=True)
@@ -303,15 +303,13 @@ def _open_store(given: Store | None) -> Store:
 
 def _import_run_modules() -> None:
     # httpx imports its transport (httpcore) when the first client is made, and its async
-    # backend on the first request; the local model's module is asked whether a URL is its
-    # server. Each would otherwise be imported on the loop, after the sandbox has started.
+    # backend on the first request: each would otherwise be imported on the loop, after
+    # the sandbox has started.
     for name in (
         "agent.session",
         "agent.headless.output",
         "agent.run.stops",
         "agent.settings.resolve",
-        "agent.local",
-        "agent.local.server",
         "agent.llm.factory",
         "agent.llm.openai_compat",
         "httpcore",
@@ -322,15 +320,16 @@ def _import_run_modules() -> None:
 
 
 async def _create_client_after_imports(
-    client: ModelClient | None, settings: Settings
+    client: ModelClient | None, settings: Settings, repo: Path
 ) -> ModelClient:
     # In a thread, or the imports would hold up the sandbox's next step on the loop.
     await asyncio.to_thread(_import_run_modules)
-    if client is not None:
-        return client
+    from agent.session.startup import map_ahead
     from agent.settings.resolve import open_client, resolve_profile
 
-    return await open_client(await resolve_profile(settings))
+    profile = client.profile if client is not None else await resolve_profile(settings)
+    map_ahead(repo, settings, profile)
+    return client if client is not None else await open_client(profile)
 
 
 async def _drive(

@@ -59,6 +59,8 @@ CLAUDE_NAMES = {
 
 @dataclass(frozen=True)
 class Hook:
+    """One hook: the command run on the host at an event, for the tools its matcher takes."""
+
     event: HookEvent
     command: str
     matcher: str = ""

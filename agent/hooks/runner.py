@@ -35,6 +35,8 @@ _TAIL = 2000  # characters of a hook's output kept for the model and the event
 
 @dataclass(frozen=True)
 class Outcome:
+    """What the hooks of an event said: whether they blocked, why, and context for the model."""
+
     blocked: bool = False
     reason: str = ""  # why it was blocked, for the model or the person
     context: str = ""  # what the hooks added for the model

@@ -24,6 +24,8 @@ Role = Literal["system", "user", "assistant", "tool"]
 
 @dataclass(frozen=True)
 class ToolCall:
+    """One tool call the model asked for: its id, the tool's name and its arguments."""
+
     id: str
     name: str
     arguments: dict[str, Any]
@@ -32,6 +34,8 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Message:
+    """One message of the conversation, in no provider's format: a role, text and tool calls."""
+
     role: Role
     content: str = ""
     tool_calls: tuple[ToolCall, ...] = ()
@@ -42,6 +46,8 @@ class Message:
 
 @dataclass(frozen=True)
 class ToolSpec:
+    """A tool as offered to the model: its name, what it does and its arguments' JSON schema."""
+
     name: str
     description: str
     parameters: dict[str, Any]  # JSON schema of the arguments object
@@ -52,11 +58,15 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class TextChunk:
+    """A piece of the reply's text, as it streams."""
+
     text: str
 
 
 @dataclass(frozen=True)
 class ReasoningChunk:
+    """A piece of the model's reasoning, as it streams, apart from the reply's text."""
+
     text: str
 
 

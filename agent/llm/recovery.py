@@ -32,6 +32,8 @@ _DECODER = json.JSONDecoder(strict=False)
 
 @dataclass
 class Recovery:
+    """The tool calls recovered from a reply's text, the problems to correct, the text left."""
+
     calls: list[ToolCall] = field(default_factory=list)
     problems: list[FormatProblem] = field(default_factory=list)
     text: str = ""  # the reply with recovered call snippets taken out

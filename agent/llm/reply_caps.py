@@ -27,6 +27,8 @@ class ReplyCapped(ModelError):
 
 @dataclass(frozen=True)
 class ReplyCaps:
+    """The most one model reply may hold, in bytes, and take, in seconds."""
+
     max_bytes: int = MAX_REPLY_BYTES
     max_s: float = MAX_REPLY_S
 

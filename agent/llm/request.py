@@ -11,6 +11,8 @@ from agent.llm.base import Message, ToolSpec
 
 @dataclass(frozen=True)
 class ModelRequest:
+    """One completed request: the messages and tools sent, the reply, its usage and cost."""
+
     step: int  # the run's step that asked (a request outside the steps keeps the last one)
     role: str  # "main" or "fast": metered separately by `kiln cost`
     model: str

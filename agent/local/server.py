@@ -26,6 +26,7 @@ import httpx
 from agent.local.catalog import ModelSpec
 from agent.local.common import LocalModelError, log_dir
 from agent.local.weights import model_path
+from agent.settings import paths
 
 READY_TIMEOUT_S = 180.0
 RAM_CACHE_BYTES = 256 << 20  # every byte the saved states hold (server_process.py)
@@ -49,7 +50,8 @@ class ServerState:
 
 
 def state_file() -> Path:
-    return log_dir() / "server.json"
+    log_dir()  # made if missing
+    return paths.local_server_record()
 
 
 def server_log() -> Path:

@@ -19,6 +19,8 @@ def call_signature(name: str, arguments: dict[str, Any]) -> str:
 
 @dataclass
 class RunState:
+    """A run's counters and what it last saw (tests, calls, edits), checked against its limits."""
+
     limits: Limits
     started: float = field(default_factory=time.monotonic)
     steps: int = 0

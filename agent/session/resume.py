@@ -14,6 +14,8 @@ from sandbox.base import Sandbox
 
 @dataclass(frozen=True)
 class Stored:
+    """What the store kept of a session: its row, its conversation, its diff and its events."""
+
     row: SessionRow
     history: list[Message]  # the conversation, as it was saved
     diff: str  # the workspace's changes then, re-applied at the start

@@ -24,6 +24,8 @@ from sandbox.config import SandboxConfig
 
 @dataclass(frozen=True)
 class TestsSettings:
+    """`[tests]`: which command runs the tests, whether edits run them, and for how long."""
+
     command: str = ""  # empty: detect pytest, unittest, npm test, go test, cargo test, make test
     run_after_edits: bool = True
     timeout_s: float = 600.0
@@ -32,6 +34,9 @@ class TestsSettings:
 
 @dataclass(frozen=True)
 class Limits:
+    """`[limits]`: what a run may spend (steps, calls, tokens, dollars, time) before it stops,
+    and how many repeats, fruitless edits or malformed replies end it."""
+
     max_steps: int = 50
     max_tool_calls: int = 200
     max_tokens: int = 0  # 0: no token budget
@@ -45,6 +50,8 @@ class Limits:
 
 @dataclass(frozen=True)
 class ContextSettings:
+    """`[context]`: the repo map's size in the prompt and when the conversation is compacted."""
+
     map_tokens: int = 1500  # the repo map in the stable prompt prefix; 0: none
     compact_at: float = 0.8  # share of the context window where compaction starts
 
@@ -71,6 +78,8 @@ class McpServer:
 
 @dataclass(frozen=True)
 class McpSettings:
+    """`[mcp]`: what holds for all MCP servers together (each server's own is McpServer)."""
+
     # MCP tools offered beyond this many are left out (with a warning): every tool's schema
     # is in every request, and a long list crowds out the coding tools.
     max_tools: int = 40
@@ -78,6 +87,8 @@ class McpSettings:
 
 @dataclass(frozen=True)
 class GitSettings:
+    """`[git]`: whether kiln commits the changes it applies, and on which branch."""
+
     commit: bool = False  # commit each change set kiln applies (kiln run --commit, /commit)
     # The branch kiln commits on: "" the current one, or a name where {session} is the
     # session id, e.g. "kiln/{session}" (the review queue accepts onto the branch left).
@@ -86,12 +97,17 @@ class GitSettings:
 
 @dataclass(frozen=True)
 class UiSettings:
+    """`[ui]`: the colour theme and the approval mode a session starts in."""
+
     theme: str = "kiln-dark"
     mode: str = "ask"
 
 
 @dataclass(frozen=True)
 class Settings:
+    """Every setting in effect, by section, with where each value came from and what a
+    repository's untrusted file set that kiln ignored."""
+
     models: dict[str, ModelProfile] = field(default_factory=dict)
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     tests: TestsSettings = field(default_factory=TestsSettings)

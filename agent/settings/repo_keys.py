@@ -24,6 +24,8 @@ class RepoRule(enum.Enum):
 
 @dataclass(frozen=True)
 class KeyRule:
+    """A row of REPO_KEYS: a pattern of dotted keys, how a repository's file may set them, why."""
+
     # Compiled on the first key read from a repository's file (`re` keeps it), not when the
     # settings load: twenty patterns were 1.5 ms of every start, with no such file mostly.
     pattern: str

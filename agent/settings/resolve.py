@@ -16,6 +16,7 @@ import httpx
 
 from agent.errors import ConfigError, KilnError, ModelError
 from agent.llm.base import ModelClient, ModelProfile
+from agent.settings import paths
 from agent.settings.config import Settings
 
 # Servers found running are preferred in this order.
@@ -69,6 +70,8 @@ async def resolve_profile(settings: Settings, name: str = "main") -> ModelProfil
 def _embedded_at(base_url: str) -> ModelProfile | None:
     """kiln's own embedded server named by its URL gets the embedded model's profile, as
     with nothing configured (else a 1.5B model would get the prompts of a big one)."""
+    if not paths.local_server_record().exists():  # none runs: its package is not imported
+        return None
     try:
         from agent.local import embedded_profile_at
     except ImportError:

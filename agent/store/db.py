@@ -137,6 +137,8 @@ def default_path() -> Path:
 
 @dataclass(frozen=True)
 class SessionRow:
+    """One stored session as listed: its repository, model, title, how it ended and its cost."""
+
     id: str
     created: float
     updated: float

@@ -29,6 +29,9 @@ class ToolFailure(Exception):
 
 @dataclass
 class ToolResult:
+    """A tool call's result: whether it worked, the output the model reads, and what the
+    loop needs from it (an edit, a new plan, a test run)."""
+
     ok: bool
     output: str
     exit_code: int | None = None
@@ -40,6 +43,8 @@ class ToolResult:
 
 @dataclass
 class ToolContext:
+    """What a tool runs with: the sandbox, settings, approval gate and the session's extras."""
+
     sandbox: Sandbox
     settings: Settings
     gate: ApprovalGate
@@ -108,6 +113,8 @@ ToolFunc = Callable[[ToolContext, dict[str, Any]], Awaitable[ToolResult]]
 
 @dataclass(frozen=True)
 class Tool:
+    """A tool: its spec for the model and the function that runs a call."""
+
     spec: ToolSpec
     run: ToolFunc | None  # None: the loop answers the call itself (finish)
 

@@ -16,6 +16,8 @@ from agent.tools.base import ToolFailure
 
 @dataclass(frozen=True)
 class Replacement:
+    """A file's text after a replacement, how many places changed, and whether it was fuzzy."""
+
     text: str
     count: int
     fuzzy: bool  # matched only after ignoring whitespace differences

@@ -161,6 +161,8 @@ def _make_has_test(repo: Path) -> bool:
 
 @dataclass(frozen=True)
 class TestDigest:
+    """One test run, digested: its counts, the failing tests and the short text the model reads."""
+
     command: str
     exit_code: int
     passed: int

@@ -15,6 +15,8 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Done:
+    """One git command's exit status and both its streams."""
+
     code: int
     out: str
     err: str

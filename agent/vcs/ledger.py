@@ -15,6 +15,8 @@ from agent.vcs.gitcmd import git_dir
 
 @dataclass
 class Entry:
+    """One change set kiln applied: its session, diff and paths, its commit, whether undone."""
+
     session: str
     diff: str
     paths: list[str] = field(default_factory=list)

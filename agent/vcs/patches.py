@@ -26,6 +26,8 @@ class BadQuoting(ValueError):
 
 @dataclass
 class FilePatch:
+    """One file's part of a diff: its old and new names and blobs, flags, a link's target."""
+
     old_path: str | None
     new_path: str | None
     old_blob: str | None = None  # None: unknown (pure rename or mode change)
