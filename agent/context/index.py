@@ -88,15 +88,6 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("fork" if single else "spawn")
 
 
-_REFRESH_LOCKS: dict[Path, threading.Lock] = {}
-_REFRESH_LOCKS_LOCK = threading.Lock()
-
-
-def _refreshing(cache_file: Path) -> threading.Lock:
-    with _REFRESH_LOCKS_LOCK:
-        return _REFRESH_LOCKS.setdefault(cache_file, threading.Lock())
-
-
 def default_cache_file(root: Path) -> Path:
     key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
     return cache_dir() / "repomap" / f"{key}.marshal"
@@ -130,15 +121,7 @@ class RepoIndex:
         return merged
 
     def refresh(self) -> list[str]:
-        """Re-read the file list; re-parse new and changed files; save the cache if needed.
-        One refresh at a time per cache file in this process: a second one started meanwhile
-        reads what the first saved instead of parsing the same files again."""
-        if self.cache_file is None:
-            return self._refresh()
-        with _refreshing(self.cache_file):
-            return self._refresh()
-
-    def _refresh(self) -> list[str]:
+        """Re-read the file list; re-parse new and changed files; save the cache if needed."""
         self._load()
         listed = list_repository_files(self.root)
         fresh: dict[str, CacheEntry] = {}

@@ -10,7 +10,6 @@ state, focus and budget give byte-identical text.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import marshal
 import os
@@ -107,13 +106,6 @@ def map_of_index(index: RepoIndex, focus: Iterable[str] = (), tokens: int = DEFA
     except OSError:
         partial.unlink(missing_ok=True)
     return text
-
-
-def refresh_tags(repo: Path) -> None:
-    """Bring the on-disk tags up to date ahead of the first map, which then reads them. A
-    failure here is the map's to report, when it meets it again."""
-    with contextlib.suppress(Exception):
-        RepoIndex.for_repository(repo).refresh()
 
 
 def prompt_map(repo: Path, focus: Sequence[str] = (), tokens: int = DEFAULT_TOKENS) -> str:

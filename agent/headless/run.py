@@ -220,7 +220,7 @@ async def _started_session(
     waiting: asyncio.Future[Any] = asyncio.ensure_future(engine_busy.wait())
     await asyncio.wait((waiting, sandbox_started), return_when=asyncio.FIRST_COMPLETED)
     waiting.cancel()
-    client_created = asyncio.ensure_future(_create_client_after_imports(client, settings, repo))
+    client_created = asyncio.ensure_future(_create_client_after_imports(client, settings))
     # Opening the session store fits inside the wait as well.
     store_opened = asyncio.ensure_future(asyncio.to_thread(_open_store, store))
     outcomes = await asyncio.gather(client_created, store_opened, return_exceptions=True)
@@ -320,16 +320,15 @@ def _import_run_modules() -> None:
 
 
 async def _create_client_after_imports(
-    client: ModelClient | None, settings: Settings, repo: Path
+    client: ModelClient | None, settings: Settings
 ) -> ModelClient:
     # In a thread, or the imports would hold up the sandbox's next step on the loop.
     await asyncio.to_thread(_import_run_modules)
-    from agent.session.startup import map_ahead
+    if client is not None:
+        return client
     from agent.settings.resolve import open_client, resolve_profile
 
-    profile = client.profile if client is not None else await resolve_profile(settings)
-    map_ahead(repo, settings, profile)
-    return client if client is not None else await open_client(profile)
+    return await open_client(await resolve_profile(settings))
 
 
 async def _drive(

@@ -15,7 +15,7 @@ from pathlib import Path
 from agent import tools
 from agent.boundary import start_sandbox
 from agent.context.index import RepoIndex
-from agent.context.repomap import prompt_map, refresh_tags
+from agent.context.repomap import prompt_map
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
 from agent.custom.skills import Skills, prompt_section
@@ -26,7 +26,7 @@ from agent.llm.base import ModelClient, ModelProfile
 from agent.llm.request import OnRequest
 from agent.llm.window import served_token_count, served_window
 from agent.prompts.conversation import Conversation
-from agent.prompts.policy import PromptPolicy, policy_for
+from agent.prompts.policy import PromptPolicy
 from agent.prompts.rules import project_rules
 from agent.prompts.window import ANTHROPIC_WINDOW, Window
 from agent.run.core import LoopDeps
@@ -103,15 +103,6 @@ async def start_parts(
             raise
     finally:
         window.cancel()  # asked and answered by now, unless a part failed
-
-
-def map_ahead(repo: Path, settings: Settings, profile: ModelProfile) -> None:
-    """For a front end that makes the session late (after its imports): the repository's
-    tags brought up to date meanwhile, in a thread, so the stable prefix's map reads them
-    instead of parsing. A session whose prompts carry no map does not pay for it."""
-    if policy_for(profile).map_tokens(settings.context.map_tokens):
-        # The executor's future keeps it alive; its outcome is the map's to report.
-        asyncio.get_running_loop().run_in_executor(None, refresh_tags, repo)
 
 
 async def _own_sandbox(

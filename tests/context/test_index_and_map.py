@@ -5,14 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from agent.context.graph import build_graph, rank_definitions
 from agent.context.index import RepoIndex
-from agent.context.repomap import map_of_index, prompt_map, refresh_tags
+from agent.context.repomap import map_of_index, prompt_map
 from agent.present import estimate_tokens
 from tests.conftest import make_git_repo
 
@@ -41,28 +40,6 @@ def test_cache_reparses_only_the_changed_file(tmp_path: Path) -> None:
     assert again.records()["app/pricing.py"][0][0][4] == "def compute_total(cart, tax):"
     (repo / "app/other.py").unlink()
     assert again.refresh() == [] and "app/other.py" not in again.records()
-
-
-def test_refreshes_at_once_parse_each_file_once(tmp_path: Path) -> None:
-    # A refresh ahead of the session's map (refresh_tags) and the map's own, side by side:
-    # whichever comes second reads what the first saved.
-    repo = make_git_repo(tmp_path / "shop", SHOP)
-    cache = tmp_path / "tags.marshal"
-    indexes = [RepoIndex(repo, cache) for _ in range(4)]
-    with ThreadPoolExecutor(4) as pool:
-        parsed = list(pool.map(RepoIndex.refresh, indexes))
-    assert sorted(parsed, key=len) == [[], [], [], sorted(p for p in SHOP if p.endswith(".py"))]
-    assert all(index.records() == indexes[0].records() for index in indexes)
-
-
-def test_tags_refreshed_ahead_leave_the_map_nothing_to_parse(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    repo = make_git_repo(tmp_path / "shop", SHOP)
-    refresh_tags(repo)
-    assert RepoIndex.for_repository(repo).refresh() == []
-    refresh_tags(tmp_path / "not-a-repo")  # the map says what is wrong, not the warm-up
 
 
 def test_a_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
