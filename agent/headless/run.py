@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
-from agent.custom.commands import as_task
 from agent.errors import ExitCode, KilnError, UsageError
 from agent.settings.config import Settings
 from agent.settings.flags import settings_for
@@ -110,9 +109,13 @@ def check_patch_out(raw: str | None) -> None:
 def main(args: argparse.Namespace) -> int:
     repo = find_repo(args.repo)
     settings = settings_for(args, repo)
-    args.task, said = as_task(repo, read_task(args), ())  # a custom command: its prompt
-    if said:
-        print(said, file=sys.stderr)
+    args.task = read_task(args)
+    if args.task.lstrip().startswith("/"):  # a custom command's name: its prompt
+        from agent.custom.commands import as_task
+
+        args.task, said = as_task(repo, args.task, ())
+        if said:
+            print(said, file=sys.stderr)
     check_patch_out(args.patch_out)
     if getattr(args, "commit", False) and not args.apply:
         raise UsageError("--commit commits what --apply writes; add --apply.")
