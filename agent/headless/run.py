@@ -35,8 +35,6 @@ if TYPE_CHECKING:
     from agent.store.db import Store
     from sandbox.base import Sandbox
 
-SWITCH_INTERVAL_S = 0.0005
-
 
 # Ctrl+C, kill, and the terminal closing: each ends the run as an interruption (exit 130).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -119,10 +117,6 @@ def main(args: argparse.Namespace) -> int:
     check_patch_out(args.patch_out)
     if getattr(args, "commit", False) and not args.apply:
         raise UsageError("--commit commits what --apply writes; add --apply.")
-    # The loop waits on the sandbox and the model while threads import modules and map
-    # the repository; with the default 5 ms switch interval, each time it wakes it may wait
-    # that long for the interpreter (20 ms of a half-second run, measured).
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
     return asyncio.run(run_headless(args, repo, settings))
 
 
