@@ -50,8 +50,9 @@ class ServerState:
 
 
 def state_file() -> Path:
-    log_dir()  # made if missing
-    return paths.local_server_record()
+    record = paths.local_server_record()
+    record.parent.mkdir(parents=True, exist_ok=True)
+    return record
 
 
 def server_log() -> Path:
