@@ -49,7 +49,10 @@ async def test_a_setsid_writer_and_a_daemon_die_with_their_command(
     sandbox = make_sandbox(repo, "docker-plain" if plain else "docker", disk_limit="200m")
     await sandbox.start()
 
-    started = await sandbox.exec(f"{SETSID_WRITER} {DAEMON}; sleep 1; echo started")
+    # Half a second: both writers run by then, and together they write ~170 MB a second,
+    # so a slow exec (docker-plain's, under load) must not reach the 200m limit before the
+    # command ends (a whole second did, once: 210 MB).
+    started = await sandbox.exec(f"{SETSID_WRITER} {DAEMON}; sleep 0.5; echo started")
     assert started.ok and started.output == "started\n"
     assert any("kiln killed" in note and "setsid" in note for note in started.notes)
     assert "left running in the background" in describe_exec(started)
