@@ -16,6 +16,11 @@ from sandbox.common import WorkspaceSandbox
 from sandbox.factory import create_sandbox
 from tests.conftest import make_git_repo, require_docker
 
+# Every process's command line, one per line, for a grep to count: stderr is redirected
+# before the input, since a process that ends between the glob and the read makes the
+# shell itself complain, and that must not reach the count.
+PROCESS_LINES = "for p in /proc/[0-9]*; do tr '\\0' ' ' 2>/dev/null < $p/cmdline; echo; done"
+
 
 def tree_hash(root: Path) -> str:
     """Hash of every path, mode, owner, symlink target and byte under root, .git included."""

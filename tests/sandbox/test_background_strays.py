@@ -16,6 +16,7 @@ from agent.tools.shell import describe_exec
 from sandbox.common import WorkspaceSandbox
 from sandbox.docker_backend import DockerSandbox
 from sandbox.quota import scan
+from tests.sandbox.conftest import PROCESS_LINES
 
 MakeSandbox = Callable[..., WorkspaceSandbox]
 MB = 1 << 20
@@ -33,12 +34,7 @@ DAEMON = (
     "    open(f'd{i}', 'wb').write(bytes(10000000)); time.sleep(0.1)\n"
     '" kiln-stray >/dev/null 2>&1 </dev/null'
 )
-STRAYS_LEFT = (
-    # stderr is redirected before the input: a process that ends between the glob and
-    # the read makes the shell itself complain, and that must not count as output.
-    "for p in /proc/[0-9]*; do tr '\\0' ' ' 2>/dev/null < $p/cmdline; echo; done"
-    " | grep -v grep | grep -c kiln-stray || true"
-)
+STRAYS_LEFT = f"{PROCESS_LINES} | grep -v grep | grep -c kiln-stray || true"
 
 
 @pytest.mark.docker

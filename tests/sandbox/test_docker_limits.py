@@ -15,6 +15,7 @@ from sandbox.base import SandboxConfig, SandboxGone
 from sandbox.docker_backend import DockerSandbox
 from sandbox.engine import EngineUnavailable
 from sandbox.factory import create_sandbox
+from tests.sandbox.conftest import PROCESS_LINES
 
 MakeSandbox = Callable[..., DockerSandbox]
 
@@ -33,10 +34,7 @@ async def test_timeout_kills_the_whole_process_tree(repo: Path, make_sandbox: Ma
     result = await sandbox.exec("(sleep 1000 &); sh -c 'sleep 1000' & sleep 1000", timeout=2)
     assert result.timed_out and not result.ok
     assert result.duration_s < 15  # about 2 s; a loose bound, the benchmark measures speed
-    left = await sandbox.exec(
-        "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done"
-        " | grep -c '^sleep 1000 ' || true"
-    )
+    left = await sandbox.exec(f"{PROCESS_LINES} | grep -c '^sleep 1000 ' || true")
     assert left.output.strip() == "0"  # none of the command's sleeps is left
 
 

@@ -12,6 +12,7 @@ import pytest
 from sandbox.base import SandboxError
 from sandbox.docker_backend import DockerSandbox
 from sandbox.exec_channel import Ended, ExecChannel
+from tests.sandbox.conftest import PROCESS_LINES
 
 MakeSandbox = Callable[..., DockerSandbox]
 
@@ -26,10 +27,7 @@ KILL_SERVER = (
 async def sleeps_left(sandbox: DockerSandbox) -> int:
     """`sleep 30N` processes still running (the test's own; the pattern is split so the
     counting command does not count itself)."""
-    count = await sandbox.exec(
-        "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done"
-        " | grep -c '^sleep 3''0[0-9] ' || true"
-    )
+    count = await sandbox.exec(f"{PROCESS_LINES} | grep -c '^sleep 3''0[0-9] ' || true")
     return int(count.output.strip())
 
 
