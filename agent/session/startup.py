@@ -219,7 +219,7 @@ async def calibrated_while_checked(
     except BaseException:
         calibrating.cancel()
         raise
-    if not conversation.history:
+    if changed and not conversation.history:  # the check chose another test command
         conversation.system = system_prompt()
     window = await calibrating
     if conversation.system != counted:
