@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
+from agent.context import grammars
 from agent.context.queries import BY_SUFFIX, LanguageQueries
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -44,13 +45,11 @@ class _Compiled(NamedTuple):
 
 @functools.cache
 def _compiled(queries: LanguageQueries) -> _Compiled:
-    # The grammars' package is imported with the first file parsed: a run whose tags are
-    # all in the cache never needs it.
-    from tree_sitter_language_pack import get_language, get_parser
-
-    language = get_language(queries.grammar)  # type: ignore[arg-type]
+    # The grammar is loaded with the first file parsed: a run whose tags are all in the
+    # cache never needs it.
+    language = grammars.language(queries.grammar)
     return _Compiled(
-        get_parser(queries.grammar),  # type: ignore[arg-type]
+        Parser(language),
         Query(language, queries.definitions),
         Query(language, queries.references),
     )

@@ -10,13 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agent import tools
-from agent.approval import Mode
 from agent.boundary import start_sandbox
-from agent.review.reviewer import NoQuestions
 from agent.settings.config import Settings
-from agent.tools.gate import ApprovalGate
-from agent.tools.shell import run_test_command
+from agent.tools.shell import tests_in
 from agent.tools.testdigest import detect_test_command, tests_dict
 from agent.vcs.gitcmd import run
 from sandbox.base import Sandbox
@@ -32,11 +28,7 @@ async def tests_at(tree: Path, settings: Settings, session_id: str) -> dict[str,
         notes: list[str] = []
         try:
             box = await start_sandbox(copy, settings, f"{session_id}-tests", made, notes.append)
-            context = tools.ToolContext(
-                sandbox=box, settings=settings, gate=ApprovalGate(NoQuestions(), Mode.PLAN),
-                test_command=command,
-            )  # fmt: skip
-            return tests_dict(await run_test_command(context))
+            return tests_dict(await tests_in(box, command, settings.tests.timeout_s))
         finally:
             for box in made:
                 with contextlib.suppress(Exception):

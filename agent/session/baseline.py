@@ -1,6 +1,7 @@
 """A session's test command and the baseline run of it: the command detected in the
 repository, else the first whose runner exists in the sandbox, or the one the person's
-task names; the tests run once on the untouched workspace, edits waiting for that run."""
+task names; the tests run once on the untouched workspace, edits waiting for that run.
+The run starts as soon as the command is settled, while the rest of the session starts."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ from pathlib import Path
 
 from agent.run.core import LoopDeps
 from agent.settings.config import Settings
-from agent.tools import ToolContext
-from agent.tools.shell import first_runnable, run_test_command
+from agent.tools.shell import first_runnable, tests_in
 from agent.tools.testdigest import (
     TestDigest,
     candidate_test_commands,
@@ -42,8 +42,14 @@ class TestCommand:
         self._notice = notice
 
     async def runnable(self, sandbox: Sandbox) -> str:
-        """Before anything is sent: the first detected command whose runner exists here.
-        Returns the sentence saying the command changed ("" when it did not)."""
+        """Before anything is sent: the first detected command whose runner exists here,
+        whose baseline run then starts. Returns the sentence saying the command changed
+        ("" when it did not)."""
+        said = await self._first_runnable(sandbox)
+        self.start_baseline(sandbox)
+        return said
+
+    async def _first_runnable(self, sandbox: Sandbox) -> str:
         if not self.command or self.settings.tests.command:
             return ""
         commands = candidate_test_commands(self.repo)  # the first is self.command
@@ -71,13 +77,13 @@ class TestCommand:
         self.command = named
         deps.use_test_command(named)
         if rerun_baseline:
-            self.start_baseline(deps.tool_context)
+            self.start_baseline(deps.tool_context.sandbox)
         return f"The task names the test command `{named}`; kiln uses it."
 
-    def start_baseline(self, context: ToolContext) -> None:
+    def start_baseline(self, sandbox: Sandbox) -> None:
         if self._baseline and self.command:
             self.before = None
-            self._task = asyncio.ensure_future(self._run(context))
+            self._task = asyncio.ensure_future(self._run(sandbox))
 
     async def stop_baseline(self) -> None:
         if self._task is not None and not self._task.done():
@@ -89,9 +95,9 @@ class TestCommand:
         if self._task is not None and not self._task.done():
             self._task.cancel()
 
-    async def _run(self, context: ToolContext) -> TestDigest | None:
+    async def _run(self, sandbox: Sandbox) -> TestDigest | None:
         try:
-            report = await run_test_command(context)
+            report = await tests_in(sandbox, self.command, self.settings.tests.timeout_s)
             if runner_missing(report):
                 self._notice(
                     f"The test command `{self.command}` does not run in the sandbox; set "

@@ -61,11 +61,23 @@ class Session(SessionParts):
         if self.client is None:
             self.client = await models.main_client(self.settings)
         self.policy = policy_for(self.client.profile)
+        try:
+            await self._start_parts(self.client)
+        except BaseException:
+            self.tests.cancel()  # a start that failed leaves no baseline run behind
+            raise
+        self._hook_context = await session_started(self.hooks, self._emit)
+        model = self.client.profile.model
+        first = SessionStarted(self.session_id, str(self.repo), "", model, self.mode)
+        self._streams.unsent.insert(0, dataclasses.replace(first, backend=self.backend))
+
+    async def _start_parts(self, client: ModelClient) -> None:
         # The test runner check (not for a resumed session) goes to the sandbox as soon as
-        # it runs, while the stable prefix and the server's window may still be on their way.
+        # it runs, while the stable prefix and the server's window may still be on their way;
+        # the tests' baseline run starts right after it.
         check = None if self._restore_diff else self.tests.runnable
         parts = await startup.start_parts(
-            self.repo, self.settings, self.session_id, self.policy, self.client.profile,
+            self.repo, self.settings, self.session_id, self.policy, client.profile,
             self._sandbox_starting if self.sandbox is None else self.sandbox, self._given_mcp,
             self.start_notes, self.on_progress, check,
         )  # fmt: skip
@@ -74,24 +86,18 @@ class Session(SessionParts):
         if self._restore_diff:
             await resume.reapply(self.sandbox, self._restore_diff)
         window, changed = await startup.calibrated_while_checked(
-            parts.window, self.client.profile, self.conversation, self._system_prompt, parts.asked
+            parts.window, client.profile, self.conversation, self._system_prompt, parts.asked
         )
         if self.store is None:
             self.store = Store()
         self._deps = await startup.loop_deps(
-            self.repo, self.settings, self.client, self.policy, self.sandbox, self.gate,
+            self.repo, self.settings, client, self.policy, self.sandbox, self.gate,
             self.conversation, self.tests, with_skills(self.skills, self.mcp), self.hooks,
             functools.partial(self.store.record_request, self.session_id), window,
             self.start_notes,
         )  # fmt: skip
         if changed:
             self._said_test_command(changed)
-        if not self._restore_diff:
-            self.tests.start_baseline(self._deps.tool_context)
-        self._hook_context = await session_started(self.hooks, self._emit)
-        model = self.client.profile.model
-        first = SessionStarted(self.session_id, str(self.repo), "", model, self.mode)
-        self._streams.unsent.insert(0, dataclasses.replace(first, backend=self.backend))
 
     def _said_test_command(self, why: str) -> None:
         """The tests run with another command from now on: say so, to the model too."""

@@ -90,9 +90,14 @@ async def run_test_command(
             "No test command is known for this repository; run the tests with `run`, "
             "or the person can set [tests] command in .kiln.toml."
         )
-    command = f"{ctx.test_command} {extra_args}".strip()
     limit = ctx.settings.tests.timeout_s
-    result = await ctx.sandbox.exec(command, timeout=min(limit, timeout_s or limit))
+    command = f"{ctx.test_command} {extra_args}".strip()
+    return await tests_in(ctx.sandbox, command, min(limit, timeout_s or limit))
+
+
+async def tests_in(sandbox: Sandbox, command: str, timeout_s: float) -> TestDigest:
+    """Run the test `command` in `sandbox` and digest its whole output."""
+    result = await sandbox.exec(command, timeout=timeout_s)
     output = result.output
     if result.truncated and result.full_output_path:
         try:

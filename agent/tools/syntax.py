@@ -49,9 +49,9 @@ MAX_REPORTED = 3
 @functools.cache
 def _parser(language: str) -> Any:
     try:
-        from tree_sitter_language_pack import get_parser
+        from agent.context import grammars
 
-        return get_parser(language)  # type: ignore[arg-type]
+        return grammars.parser(language)
     except Exception:  # a grammar that is missing or fails to load: no check, never a crash
         return None
 
