@@ -77,6 +77,11 @@ class Sandbox(Protocol):
 
     async def changed_files(self) -> list[str]: ...
 
+    def snapshot_soon(self) -> None:
+        """A hint: nothing will be asked of the workspace for a while, so its diff may be
+        brought up to date meanwhile (the next `diff()` is then ready at once)."""
+        ...
+
     async def rebaseline(self) -> None:
         """The workspace as it is now becomes the baseline (once its changes are applied)."""
         ...

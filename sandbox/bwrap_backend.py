@@ -66,6 +66,7 @@ class BwrapSandbox(WorkspaceSandbox):
             )
 
     async def close(self) -> None:
+        self._stop_background_snapshot()
         if self.layout is not None:
             await asyncio.to_thread(workspace.remove_layout, self.layout)
             self.layout = None

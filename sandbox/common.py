@@ -137,6 +137,7 @@ class WorkspaceSandbox:
         self._generation = 0
         self._running = 0
         self._snapshot: _Snapshot | None = None
+        self._snapshotting: asyncio.Task[_Snapshot] | None = None  # see snapshot_soon()
         self.idle_watch = IdleDiskWatch(
             lambda: self.layout.root if self.layout else None,
             self.disk_limit,
@@ -196,9 +197,9 @@ class WorkspaceSandbox:
         )
         started = time.monotonic()
         stopped_by = ""
-        before = await asyncio.to_thread(self._scan, layout)
-        self._changing(+1)
+        self._changing(+1)  # from here on the files may change: no snapshot is taken meanwhile
         try:
+            before = await asyncio.to_thread(self._scan, layout)
             run = self._run_command(cmd, limit, capture.feed, workdir)
             outcome = await quota.watched(run, layout.root, disk_limit, before.used)
         except quota.DiskQuotaHit as hit:
@@ -307,7 +308,10 @@ class WorkspaceSandbox:
         return data
 
     # -- git-backed state ------------------------------------------------------------
+    # Each of these writes kiln's git index: one at a time, so each first lets a snapshot
+    # taken in the background (snapshot_soon) end.
     async def _take_baseline(self) -> None:
+        await self._background_snapshot_done()
         _, out = await self._script(gitstate.baseline_script())
         self.baseline = out.decode().strip().splitlines()[-1]
         self._snapshot = _Snapshot(self._generation, "", (), "")  # nothing changed yet
@@ -323,13 +327,46 @@ class WorkspaceSandbox:
     async def changed_files(self) -> list[str]:
         return list((await self._current()).paths)
 
+    def snapshot_soon(self) -> None:
+        """Nothing is asked of the workspace for a while (the model is thinking): take its
+        snapshot meanwhile, so the diff asked next (the end of a run's, the next step's)
+        is ready. Nothing happens when the snapshot is current or a command runs."""
+        if self._running or self._snapshot_is_current() or self._snapshotting is not None:
+            return
+        if self.baseline is None:  # not started
+            return
+        task = asyncio.ensure_future(self._take_snapshot())
+        task.add_done_callback(self._background_snapshot_ended)
+        self._snapshotting = task
+
+    def _background_snapshot_ended(self, task: asyncio.Task[_Snapshot]) -> None:
+        self._snapshotting = None
+        if not task.cancelled():
+            task.exception()  # asked again in the foreground, where a failure is reported
+
+    async def _background_snapshot_done(self) -> None:
+        if self._snapshotting is not None:
+            await asyncio.wait([self._snapshotting])
+
+    def _stop_background_snapshot(self) -> None:
+        if self._snapshotting is not None:
+            self._snapshotting.cancel()
+
+    def _snapshot_is_current(self) -> bool:
+        snapshot = self._snapshot
+        return snapshot is not None and snapshot.generation == self._generation
+
     async def _current(self) -> _Snapshot:
         """The workspace's tree, changed paths and diff; asked again only after something
         may have changed it (the loop asks all three after every step, the end of a run
         asks for the diff three times)."""
-        snapshot = self._snapshot
-        if snapshot is not None and snapshot.generation == self._generation:
-            return snapshot
+        await self._background_snapshot_done()
+        if self._snapshot_is_current():
+            assert self._snapshot is not None
+            return self._snapshot
+        return await self._take_snapshot()
+
+    async def _take_snapshot(self) -> _Snapshot:
         generation, quiet = self._generation, self._running == 0
         _, out = await self._script(gitstate.snapshot_script())
         tree, paths, diff = gitstate.read_snapshot(out)
@@ -345,6 +382,7 @@ class WorkspaceSandbox:
         return snapshot
 
     async def checkpoint(self, label: str) -> str:
+        await self._background_snapshot_done()
         env = {"KILN_LABEL": label or "-"}
         snapshot = self._snapshot
         if snapshot is not None and snapshot.generation == self._generation and snapshot.tree:
@@ -364,6 +402,7 @@ class WorkspaceSandbox:
             self._changing(-1)
 
     async def _restore(self, ref: str) -> None:
+        await self._background_snapshot_done()
         code, out = await self._script(gitstate.restore_script(), {"KILN_REF": ref}, check=False)
         if code == 3:
             raise SandboxError(f"There is no checkpoint {ref}; pick one returned by checkpoint().")

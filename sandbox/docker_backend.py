@@ -172,6 +172,7 @@ class DockerSandbox(WorkspaceSandbox):
         return {**sandbox_env(self.config), **self.setup_env, **self.config.env}
 
     async def close(self) -> None:
+        self._stop_background_snapshot()
         await self.idle_watch.stop()
         self._drop_channel()  # the server kills whatever still runs, then exits
         engine_socket = reaper.engine_socket()

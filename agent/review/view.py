@@ -74,6 +74,9 @@ class ReadOnlyView:
     async def changed_files(self) -> list[str]:
         return []
 
+    def snapshot_soon(self) -> None:
+        return None  # nothing ever changes
+
     async def rebaseline(self) -> None:
         return None
 

@@ -132,6 +132,8 @@ async def _step(run: Run) -> None:
         raise limit_stop(reason)
     state.steps += 1
     run.emit(TurnStarted(state.steps))
+    if state.edited:  # while the model thinks: the diff the run's end (or a step) asks for
+        run.sandbox.snapshot_soon()
     completion = await request_turn(run)
     deps.meter.add(completion.usage, completion.duration_s)
     run.emit(

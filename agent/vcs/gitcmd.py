@@ -61,8 +61,12 @@ def run(
 
 
 def git_dir(repo: Path) -> Path:
-    """The repository's git directory (a worktree's own too); asked of git, since
-    `GIT_DIR` or a `.git` file may put it anywhere."""
+    """The repository's git directory (a worktree's own too). A `.git` folder at the top
+    of `repo` is it; else git is asked, since `GIT_DIR`, a `.git` file (a worktree, a
+    submodule) or a subfolder may put it anywhere."""
+    here = repo / ".git"
+    if "GIT_DIR" not in os.environ and here.is_dir() and not here.is_symlink():
+        return here.absolute()
     done = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=repo, capture_output=True)
     found = os.fsdecode(done.stdout).strip()
     return Path(found) if found else repo / ".git"

@@ -42,3 +42,39 @@ async def test_every_change_is_seen_even_while_a_command_runs(
     await sandbox.restore(second)
     assert await sandbox.changed_files() == ["a.txt", "b.txt", "late.txt"]
     assert (await sandbox.exec("cat late.txt")).output == "late\n"
+
+
+async def test_a_snapshot_taken_while_the_model_thinks_serves_the_next_diff(
+    repo: Path, make_sandbox: MakeSandbox, backend: str
+) -> None:
+    """snapshot_soon() takes the diff in the background; a change made meanwhile is never
+    lost, and the git state kiln writes next (checkpoint, restore) waits for it."""
+    sandbox = make_sandbox(repo, backend)
+    await sandbox.start()
+    await sandbox.exec("echo one > a.txt")
+    sandbox.snapshot_soon()
+    assert sandbox._snapshotting is not None  # taken in the background
+    assert "+one" in await sandbox.diff()
+    sandbox.snapshot_soon()
+    assert sandbox._snapshotting is None  # current already: nothing to take
+
+    await sandbox.exec("echo two > b.txt")
+    sandbox.snapshot_soon()
+    both = await sandbox.checkpoint("both")  # kiln's index is written by one at a time
+    await sandbox.exec("echo three > c.txt")
+    sandbox.snapshot_soon()
+    await sandbox.write_file("a.txt", b"changed\n")  # while the snapshot is being taken
+    assert await sandbox.changed_files() == ["a.txt", "b.txt", "c.txt"]
+    assert "+changed" in await sandbox.diff()
+
+    await sandbox.exec("echo four > d.txt")
+    sandbox.snapshot_soon()
+    await sandbox.restore(both)
+    assert await sandbox.changed_files() == ["a.txt", "b.txt"]
+
+    running = asyncio.create_task(sandbox.exec("sleep 0.3; echo five > e.txt"))
+    await asyncio.sleep(0.1)
+    sandbox.snapshot_soon()
+    assert sandbox._snapshotting is None  # a command runs: its files are still changing
+    await running
+    assert "e.txt" in await sandbox.changed_files()
