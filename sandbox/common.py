@@ -10,9 +10,10 @@ import asyncio
 import itertools
 import shlex
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from sandbox import gitstate, quota, strays
 from sandbox.base import ExecResult, SandboxConfig, SandboxError
@@ -381,14 +382,22 @@ class WorkspaceSandbox:
         self._snapshot = snapshot if still else None
         return snapshot
 
-    async def checkpoint(self, label: str) -> str:
+    def checkpoint(self, label: str) -> Coroutine[Any, Any, str]:
+        """Commit the workspace as it is at this call when its snapshot is current (the
+        snapshot's tree): a command started right after, such as the tests after an edit,
+        then runs beside the commit without changing what it holds. Otherwise the commit
+        adds the workspace as it finds it."""
+        tree = self._snapshot.tree if self._snapshot and self._snapshot_is_current() else ""
+        return self._checkpoint(label, "" if self._snapshotting else tree)
+
+    async def _checkpoint(self, label: str, tree: str) -> str:
         await self._background_snapshot_done()
+        if not tree and self._snapshot_is_current():  # a snapshot taken meanwhile
+            assert self._snapshot is not None
+            tree = self._snapshot.tree
         env = {"KILN_LABEL": label or "-"}
-        snapshot = self._snapshot
-        if snapshot is not None and snapshot.generation == self._generation and snapshot.tree:
-            _, out = await self._script(
-                gitstate.commit_tree_script(), {**env, "KILN_TREE": snapshot.tree}
-            )
+        if tree:
+            _, out = await self._script(gitstate.commit_tree_script(), {**env, "KILN_TREE": tree})
         else:
             _, out = await self._script(gitstate.checkpoint_script(), env)
         self.last_checkpoint = out.decode().strip().splitlines()[-1]

@@ -8,6 +8,7 @@ The repair engine's candidates are imported once tests fail after an edit.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from agent.approval import Mode
@@ -84,12 +85,22 @@ async def after_changes(run: Run, *, auto_test: bool) -> None:
     run.emit(FilesChanged(tuple(paths)))
     before_edit = run.sandbox.last_checkpoint or run.sandbox.baseline
     label = f"step {state.steps}"
-    run.emit(Checkpointed(await run.sandbox.checkpoint(label), label))
+    # The checkpoint commits the workspace as of now (its snapshot was just taken): the
+    # tests run beside the commit, not after it.
+    checkpointing = asyncio.ensure_future(run.sandbox.checkpoint(label))
     asked_a_change = state.shape is not TaskShape.QUESTION  # a question's answer needs no tests
     tests = auto_test and asked_a_change and run.settings.tests.run_after_edits
-    if tests and deps.tool_context.test_command:
+    if not (tests and deps.tool_context.test_command):
+        run.emit(Checkpointed(await checkpointing, label))
+    else:
         before = state.last_tests
-        report = await run_tests(run)
+        testing = asyncio.ensure_future(run_tests(run))
+        try:
+            run.emit(Checkpointed(await checkpointing, label))
+        except BaseException:
+            testing.cancel()
+            raise
+        report = await testing
         run.conversation.add_feedback(await deps.policy.after_edit(report, paths, run.sandbox))
         this_step = state.last_edit_step == state.steps  # the change was that edit
         if not report.ok and before_edit and this_step:

@@ -40,13 +40,28 @@ class TestCommand:
         self._baseline = baseline  # run the tests at the start (tests turn it off)
         self._task: asyncio.Task[TestDigest | None] | None = None
         self._notice = notice
+        # While the runner check runs, what the baseline run would say waits for its verdict:
+        # a run of a command the check replaces says nothing.
+        self._checking = False
+        self._held: list[str] = []
 
     async def runnable(self, sandbox: Sandbox) -> str:
-        """Before anything is sent: the first detected command whose runner exists here,
-        whose baseline run then starts. Returns the sentence saying the command changed
-        ("" when it did not)."""
-        said = await self._first_runnable(sandbox)
-        self.start_baseline(sandbox)
+        """Before anything is sent: the first detected command whose runner exists here.
+        Its baseline run starts at once, beside the check, with the detected command; one
+        the check replaces is started again. Returns the sentence saying the command
+        changed ("" when it did not)."""
+        self._checking = True
+        try:
+            self.start_baseline(sandbox)
+            said = await self._first_runnable(sandbox)
+        finally:
+            self._checking = False
+        held, self._held = self._held, []
+        if said:
+            await self.stop_baseline()
+            self.start_baseline(sandbox)
+        for sentence in [] if said else held:
+            self._notice(sentence)
         return said
 
     async def _first_runnable(self, sandbox: Sandbox) -> str:
@@ -99,14 +114,17 @@ class TestCommand:
         try:
             report = await tests_in(sandbox, self.command, self.settings.tests.timeout_s)
             if runner_missing(report):
-                self._notice(
+                self._say(
                     f"The test command `{self.command}` does not run in the sandbox; set "
                     "[tests] command in .kiln.toml, or name the command in the task."
                 )
             self.before = report
         except Exception as exc:  # a baseline is a nicety: report it, never fail the session
-            self._notice(f"The tests could not be run at the start: {exc}")
+            self._say(f"The tests could not be run at the start: {exc}")
         return self.before
+
+    def _say(self, sentence: str) -> None:
+        (self._held.append if self._checking else self._notice)(sentence)
 
     async def wait(self) -> None:
         """Edits wait until the baseline test run has seen the untouched workspace."""
