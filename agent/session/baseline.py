@@ -1,7 +1,7 @@
 """A session's test command and the baseline run of it: the command detected in the
 repository, else the first whose runner exists in the sandbox, or the one the person's
 task names; the tests run once on the untouched workspace, edits waiting for that run.
-The run starts as soon as the command is settled, while the rest of the session starts."""
+The run starts beside the runner check, while the rest of the session starts."""
 
 from __future__ import annotations
 

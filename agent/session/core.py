@@ -74,7 +74,7 @@ class Session(SessionParts):
     async def _start_parts(self, client: ModelClient) -> None:
         # The test runner check (not for a resumed session) goes to the sandbox as soon as
         # it runs, while the stable prefix and the server's window may still be on their way;
-        # the tests' baseline run starts right after it.
+        # the tests' baseline run starts beside it.
         check = None if self._restore_diff else self.tests.runnable
         parts = await startup.start_parts(
             self.repo, self.settings, self.session_id, self.policy, client.profile,
