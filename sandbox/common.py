@@ -332,7 +332,7 @@ class WorkspaceSandbox:
         """Nothing is asked of the workspace for a while (the model is thinking): take its
         snapshot meanwhile, so the diff asked next (the end of a run's, the next step's)
         is ready. Nothing happens when the snapshot is current or a command runs."""
-        if self._running or self._snapshot_is_current() or self._snapshotting is not None:
+        if self._running or self._current_snapshot() or self._snapshotting is not None:
             return
         if self.baseline is None:  # not started
             return
@@ -353,19 +353,19 @@ class WorkspaceSandbox:
         if self._snapshotting is not None:
             self._snapshotting.cancel()
 
-    def _snapshot_is_current(self) -> bool:
+    def _current_snapshot(self) -> _Snapshot | None:
+        """The last snapshot, while nothing can have changed the workspace since."""
         snapshot = self._snapshot
-        return snapshot is not None and snapshot.generation == self._generation
+        if snapshot is None or snapshot.generation != self._generation:
+            return None
+        return snapshot
 
     async def _current(self) -> _Snapshot:
         """The workspace's tree, changed paths and diff; asked again only after something
         may have changed it (the loop asks all three after every step, the end of a run
         asks for the diff three times)."""
         await self._background_snapshot_done()
-        if self._snapshot_is_current():
-            assert self._snapshot is not None
-            return self._snapshot
-        return await self._take_snapshot()
+        return self._current_snapshot() or await self._take_snapshot()
 
     async def _take_snapshot(self) -> _Snapshot:
         generation, quiet = self._generation, self._running == 0
@@ -387,14 +387,13 @@ class WorkspaceSandbox:
         snapshot's tree): a command started right after, such as the tests after an edit,
         then runs beside the commit without changing what it holds. Otherwise the commit
         adds the workspace as it finds it."""
-        tree = self._snapshot.tree if self._snapshot and self._snapshot_is_current() else ""
-        return self._checkpoint(label, "" if self._snapshotting else tree)
+        snapshot = None if self._snapshotting else self._current_snapshot()
+        return self._checkpoint(label, snapshot.tree if snapshot else "")
 
     async def _checkpoint(self, label: str, tree: str) -> str:
         await self._background_snapshot_done()
-        if not tree and self._snapshot_is_current():  # a snapshot taken meanwhile
-            assert self._snapshot is not None
-            tree = self._snapshot.tree
+        if not tree and (snapshot := self._current_snapshot()):  # one taken meanwhile
+            tree = snapshot.tree
         env = {"KILN_LABEL": label or "-"}
         if tree:
             _, out = await self._script(gitstate.commit_tree_script(), {**env, "KILN_TREE": tree})
