@@ -34,7 +34,7 @@ def models_dir() -> Path:
 
 
 def log_dir() -> Path:
-    path = paths.state_dir() / "local"
+    path = paths.local_state_dir()
     path.mkdir(parents=True, exist_ok=True)
     return path
 

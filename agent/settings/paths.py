@@ -33,10 +33,15 @@ def cache_dir() -> Path:
     return _ensure(_xdg("XDG_CACHE_HOME", ".cache"))
 
 
+def local_state_dir() -> Path:
+    """The embedded model's logs, lock and server record (not made here)."""
+    return state_dir() / "local"
+
+
 def local_server_record() -> Path:
     """Where the embedded model's running server is recorded (agent.local.server writes
     it): asking whether it runs needs no import of the local model's package."""
-    return state_dir() / "local" / "server.json"
+    return local_state_dir() / "server.json"
 
 
 def user_config_file() -> Path:
