@@ -48,9 +48,11 @@ from bench.bytecode import compile_kiln  # noqa: E402
 FIRST_FRAME_CHILD = """
 import sys, time
 t0 = float(sys.argv[2])
-if sys.argv[1] == "kiln":
+if sys.argv[1] == "kiln":  # as `kiln` starts the app (agent/cli.py)
     import gc
-    gc.disable()  # as `kiln` starts the app (agent/cli.py); the app turns it back on
+    from agent import dataclass_code
+    dataclass_code.install()
+    gc.disable()  # the app turns it back on
 from textual.app import App
 if sys.argv[1] == "kiln":
     from pathlib import Path
@@ -72,6 +74,8 @@ def first_frame(screen, update):  # the first frame the app hands its driver
         app.exit()
 app._display = first_frame
 app.run(headless=True, size=(120, 36))
+if sys.argv[1] == "kiln":
+    dataclass_code.save()
 """
 
 
