@@ -11,15 +11,16 @@ and doctor keep using the SDK (sandbox.engine).
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import socket
-import ssl
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode, urlsplit
 
 from sandbox.engine import EngineUnavailable
+
+if TYPE_CHECKING:
+    import ssl
 
 # Unversioned paths speak the engine's own API version; every call here has been stable
 # for years, and engines drop support for old pinned versions.
@@ -104,19 +105,30 @@ class Engine:
         """One call; the decoded JSON answer (None when empty), or EngineError."""
         url = API + path + ("?" + urlencode(params) if params else "")
         data = raw_body if raw_body is not None else (None if body is None else _dumps(body))
-        conn = _Connection(self._socket)
         try:
-            headers = {"Content-Type": content_type} if data is not None else {}
-            conn.request(method, url, body=data, headers=headers)
-            response = conn.getresponse()
-            payload = response.read()
+            status, payload = self._exchange(method, url, data, content_type)
         except OSError as exc:
             raise _unavailable(self.host, exc) from None
-        finally:
-            conn.close()
-        if response.status >= 400:
-            raise _error(response.status, payload)
+        if status >= 400:
+            raise _error(status, payload)
         return json.loads(payload) if payload.strip() else None
+
+    def _exchange(
+        self, method: str, url: str, data: bytes | None, content_type: str = ""
+    ) -> tuple[int, bytes]:
+        """One request on a connection of its own, which the engine closes after answering:
+        its status and body."""
+        head = f"{method} {url} HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n"
+        if data is not None:
+            head += f"Content-Type: {content_type}\r\n"
+        if data is not None or method in ("POST", "PUT"):
+            head += f"Content-Length: {len(data or b'')}\r\n"
+        with self._socket() as sock:
+            sock.sendall(head.encode() + b"\r\n" + (data or b""))
+            received = []
+            while chunk := sock.recv(65536):
+                received.append(chunk)
+        return _parsed(b"".join(received))
 
     def hijack(self, path: str, body: Any = None) -> Hijacked:
         """POST with `Upgrade: tcp`: the connection becomes the exec's (or container's)
@@ -147,14 +159,10 @@ class Engine:
 
     # -- the calls a session makes ---------------------------------------------------
     def ping(self) -> None:
-        conn = _Connection(self._socket)
         try:
-            conn.request("GET", "/_ping")
-            conn.getresponse().read()
+            self._exchange("GET", "/_ping", None)
         except OSError as exc:
             raise _unavailable(self.host, exc) from None
-        finally:
-            conn.close()
 
     def image_exists(self, name: str) -> bool:
         try:
@@ -270,13 +278,44 @@ def connect(timeout: float = 60, *, ping: bool = True) -> Engine:
     return engine
 
 
-class _Connection(http.client.HTTPConnection):
-    def __init__(self, make_socket: Any) -> None:
-        super().__init__("docker")
-        self._make_socket = make_socket
+def _parsed(response: bytes) -> tuple[int, bytes]:
+    """The status and body of a whole HTTP/1.1 answer (sized, chunked or up to the close).
+    An answer that is not one is a ConnectionResetError: the engine went away mid-answer."""
+    header, complete, body = response.partition(b"\r\n\r\n")
+    lines = header.split(b"\r\n")
+    try:
+        status = int(lines[0].split(b" ", 2)[1])
+        fields = {
+            name.strip().lower(): value.strip()
+            for name, _, value in (line.partition(b":") for line in lines[1:])
+        }
+        if not complete:
+            raise ValueError("no end of the headers")
+        if fields.get(b"transfer-encoding", b"").lower() == b"chunked":
+            return status, _unchunked(body)
+        if b"content-length" in fields:
+            size = int(fields[b"content-length"])
+            if len(body) < size:
+                raise ValueError("a shorter body than announced")
+            return status, body[:size]
+        return status, body
+    except (IndexError, ValueError):
+        raise ConnectionResetError("the engine's answer ended early or is not HTTP") from None
 
-    def connect(self) -> None:
-        self.sock = self._make_socket()
+
+def _unchunked(body: bytes) -> bytes:
+    parts: list[bytes] = []
+    at = 0
+    while True:
+        line_end = body.index(b"\r\n", at)  # ValueError when cut short
+        size = int(body[at:line_end].split(b";", 1)[0], 16)
+        if size == 0:
+            return b"".join(parts)
+        start = line_end + 2
+        if len(body) < start + size:
+            raise ValueError("a chunk cut short")
+        parts.append(body[start : start + size])
+        at = start + size + 2
 
 
 def _dumps(body: Any) -> bytes:
@@ -304,6 +343,8 @@ def _unavailable(host: str, exc: OSError) -> EngineUnavailable:
 
 
 def _tls_context() -> ssl.SSLContext:
+    import ssl  # here: only an engine reached over tcp with TLS needs it
+
     certs = os.environ.get("DOCKER_CERT_PATH") or os.path.expanduser("~/.docker")
     context = ssl.create_default_context(cafile=os.path.join(certs, "ca.pem"))
     context.load_cert_chain(os.path.join(certs, "cert.pem"), os.path.join(certs, "key.pem"))

@@ -9,7 +9,6 @@ still carry kiln's labels with a dead owner pid, and `kiln sandbox prune` remove
 
 from __future__ import annotations
 
-import http.client
 import os
 import shutil
 import socket
@@ -21,20 +20,19 @@ from pathlib import Path
 from urllib.parse import quote
 
 
-class _UnixConnection(http.client.HTTPConnection):
-    def __init__(self, path: str, timeout: float = 60) -> None:
-        super().__init__("localhost", timeout=timeout)
-        self._path = path
-
-    def connect(self) -> None:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        sock.connect(self._path)
-        self.sock = sock
-
-
 def _delete(socket_path: str, url: str) -> int:
-    conn = _UnixConnection(socket_path)
+    # Imported here: only the detached process speaks HTTP; kiln, which imports this
+    # module to start it, never does (http.client is a tenth of its sandbox's imports).
+    import http.client
+
+    class UnixConnection(http.client.HTTPConnection):
+        def connect(self) -> None:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            sock.connect(socket_path)
+            self.sock = sock
+
+    conn = UnixConnection("localhost", timeout=60)
     try:
         conn.request("DELETE", url)
         response = conn.getresponse()
