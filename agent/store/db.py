@@ -396,7 +396,15 @@ class Store:
             (
                 "UPDATE sessions SET messages = ?, diff = ?, has_diff = ?, updated = ? "
                 "WHERE id = ?",
-                (packed, diff, bool(diff), time.time(), session_id),
+                # As its bytes: a diff of a file that is not UTF-8 (a Latin-1 source) holds
+                # bytes no text column takes, and `kiln apply` must get them back as they were.
+                (
+                    packed,
+                    diff.encode("utf-8", "surrogateescape"),
+                    bool(diff),
+                    time.time(),
+                    session_id,
+                ),
             )
         )
         self._writes.add(writes)
@@ -475,7 +483,10 @@ class Store:
         if row is None:
             return [], ""
         messages = self._unpack(json.loads(row[0] or "[]"))
-        return [_message_from(d) for d in messages], row[1] or ""
+        diff = row[1] or ""  # text in the rows kept before diffs were kept as bytes
+        if isinstance(diff, bytes):
+            diff = diff.decode("utf-8", "surrogateescape")
+        return [_message_from(d) for d in messages], diff
 
     # --- big texts, once ------------------------------------------------------------
 

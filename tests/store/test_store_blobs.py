@@ -42,3 +42,19 @@ def test_a_big_file_written_is_kept_once(tmp_path: Path) -> None:
     finished = next(e for e in store.events("s1") if e["type"] == "tool_call_finished")
     assert finished["output"] == output
     store.close()
+
+
+def test_a_diff_that_is_not_utf8_is_kept_byte_for_byte(tmp_path: Path) -> None:
+    store = Store(tmp_path / "kiln.db")
+    store.record("s1", SessionStarted("s1", "/repo", "fix it", "m", "ask"))
+    # A Latin-1 source's line, as the sandbox decodes a diff (surrogateescape).
+    raw = b"--- a/old.py\n+++ b/old.py\n@@ -1 +1 @@\n-s = 'caf\xe9'\n+s = 'caf\xe9!'\n"
+    diff = raw.decode("utf-8", "surrogateescape")
+    store.save_state("s1", [Message("user", "fix it")], diff)
+    _, back = store.state("s1")
+    assert back.encode("utf-8", "surrogateescape") == raw
+    assert store.db.execute("SELECT has_diff FROM sessions").fetchone()[0] == 1
+    # A row kept as text before diffs were kept as bytes still reads.
+    store.db.execute("UPDATE sessions SET diff = ? WHERE id = 's1'", ("plain text diff\n",))
+    assert store.state("s1")[1] == "plain text diff\n"
+    store.close()
