@@ -5,7 +5,8 @@ A repository names things kiln (or git, at kiln's commit) runs on the host: the 
 servers of `.mcp.json` and the scripts they start, the git hooks when they live in the
 work tree (`core.hooksPath=.husky`), what those hooks read (`.pre-commit-config.yaml`),
 and the files that steer kiln itself (`.kiln.toml`, `.claude/`, `.kiln/`, the project
-rules read into every prompt). A model whose diff is applied can rewrite any of them, so:
+rules read into every prompt, and kiln's own folders when they lie in the work tree, as in
+a home directory kept in git: its settings, and the code it keeps between runs). A model whose diff is applied can rewrite any of them, so:
 - trust of `.mcp.json` covers the files its servers run, by hash (`run_fingerprint`);
 - a diff that touches any of them is flagged at approval, even in full-auto (`host_files_in`);
 - kiln's own `git commit` runs no hook the change set touches (`hooks_touched`);
@@ -22,6 +23,8 @@ import shlex
 import subprocess
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+from agent.settings import paths
 
 # Files and folders that steer kiln or the agents people use beside it.
 _STEERING = re.compile(
@@ -142,6 +145,18 @@ def _covered(path: str, prefixes: Iterable[str]) -> bool:
     return any(path == p or (p.endswith("/") and path.startswith(p)) for p in prefixes)
 
 
+def _own_dirs_in(repo: Path) -> list[str]:
+    """kiln's own folders that lie inside the work tree, as prefixes ("dir/")."""
+    root = repo.resolve()
+    inside = []
+    for folder in paths.own_dirs():
+        try:
+            inside.append(folder.resolve().relative_to(root).as_posix() + "/")
+        except ValueError:  # outside the repository, as they usually are
+            continue
+    return inside
+
+
 def run_fingerprint(repo: Path, runs: list[str] | None = None) -> str:
     """One hash over every file the `.mcp.json` servers run (names and contents)."""
     import hashlib  # here: the settings load this module, and most starts hash nothing
@@ -166,7 +181,7 @@ def host_files_in(repo: Path, paths: Iterable[str]) -> list[str]:
     """Which of `paths` run on the person's machine or steer kiln: each is flagged at
     approval, even in full-auto, and drops the trust that covered it."""
     hooks = hooks_dir(repo)
-    runs = mcp_run_paths(repo) + hook_run_paths(repo)
+    runs = mcp_run_paths(repo) + hook_run_paths(repo) + _own_dirs_in(repo)
     hook_prefixes = [hooks + "/"] if hooks else []
     return [
         p
@@ -187,6 +202,8 @@ def why_host_file(repo: Path, path: str) -> str:
         return "an MCP server runs it on your machine"
     if _covered(path, hook_run_paths(repo)):
         return "a kiln or Claude Code hook runs it on your machine"
+    if _covered(path, _own_dirs_in(repo)):
+        return "kiln reads it from its own folders (settings, and code it runs) at every start"
     return "it steers kiln or your other agents"
 
 

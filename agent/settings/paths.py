@@ -33,6 +33,16 @@ def cache_dir() -> Path:
     return _ensure(_xdg("XDG_CACHE_HOME", ".cache"))
 
 
+def own_dirs() -> list[Path]:
+    """kiln's config, data, state and cache folders, as they would be (none is made here)."""
+    return [
+        _xdg("XDG_CONFIG_HOME", ".config"),
+        _xdg("XDG_DATA_HOME", ".local/share"),
+        _xdg("XDG_STATE_HOME", ".local/state"),
+        _xdg("XDG_CACHE_HOME", ".cache"),
+    ]
+
+
 def local_state_dir() -> Path:
     """The embedded model's logs, lock and server record (not made here)."""
     return state_dir() / "local"
