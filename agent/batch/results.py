@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import UsageError
+from agent.vcs.patches import diff_bytes, diff_from_bytes
 
 RESULTS = "results.jsonl"
 PREDS = "preds.json"
@@ -80,7 +81,7 @@ class ResultsDir:
         if task_id in self.records:  # a result for it is already kept: never a second line
             return
         target = self.patch_path(task_id)
-        _write_atomic(target, patch)
+        _write_atomic(target, diff_bytes(patch))
         record = {**record, "patch": str(target.relative_to(self.root))}
         self._out.write(json.dumps(record) + "\n")
         self._out.flush()
@@ -95,9 +96,9 @@ class ResultsDir:
             preds[task_id] = {
                 "instance_id": task_id,
                 "model_name_or_path": record.get("model") or "kiln",
-                "model_patch": patch.read_text(encoding="utf-8") if patch.exists() else "",
+                "model_patch": diff_from_bytes(patch.read_bytes()) if patch.exists() else "",
             }
-        _write_atomic(self.root / PREDS, json.dumps(preds, indent=1) + "\n")
+        _write_atomic(self.root / PREDS, (json.dumps(preds, indent=1) + "\n").encode())
 
     def close(self) -> None:
         self._out.close()
@@ -106,10 +107,10 @@ class ResultsDir:
         self._lock.close()
 
 
-def _write_atomic(target: Path, text: str) -> None:
+def _write_atomic(target: Path, data: bytes) -> None:
     temporary = target.with_name(f".{target.name}.tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    with open(temporary, "wb") as handle:
+        handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, target)

@@ -446,7 +446,9 @@ def _write_patch_out(raw: str | None, diff: str) -> str | None:
     if not raw:
         return None
     try:
-        Path(raw).write_text(diff, encoding="utf-8")
+        from agent.vcs.patches import diff_bytes
+
+        Path(raw).write_bytes(diff_bytes(diff))
     except OSError as exc:
         return f"--patch-out {raw} could not be written after the run ({exc.strerror})."
     return None

@@ -6,6 +6,8 @@ import contextlib
 import tempfile
 from pathlib import Path
 
+from agent.vcs.patches import diff_bytes
+
 
 def keep_patch(repo: Path, session_id: str, diff: str) -> Path | None:
     """Write `diff` where the person finds it again: the repository's `.git/kiln/patches/`
@@ -20,7 +22,7 @@ def keep_patch(repo: Path, session_id: str, diff: str) -> Path | None:
         target = folder / f"kiln-{session_id}.patch"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            target.write_text(diff, encoding="utf-8")
+            target.write_bytes(diff_bytes(diff))
         except OSError:
             continue
         return target

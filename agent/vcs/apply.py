@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from agent.errors import KilnError
-from agent.vcs.patches import BadQuoting, FilePatch, parse_patches
+from agent.vcs.patches import BadQuoting, FilePatch, diff_bytes, parse_patches
 
 
 class HostChanged(KilnError):
@@ -220,7 +220,7 @@ def _read(repo: Path, diff_text: str) -> list[FilePatch]:
     listed = subprocess.run(
         ["git", "apply", "--numstat", "-z", "-"],
         cwd=repo,
-        input=_encoded(diff_text),
+        input=diff_bytes(diff_text),
         capture_output=True,
     )
     # Each record is "ADDED\tDELETED\tNAME\0", NAME the new name (the old for a deletion).
@@ -229,11 +229,6 @@ def _read(repo: Path, diff_text: str) -> list[FilePatch]:
     if listed.returncode == 0 and git_names != [patch.path for patch in patches]:
         raise unreadable
     return patches
-
-
-def _encoded(diff_text: str) -> bytes:
-    # The diff was decoded with surrogateescape: names that are not UTF-8 go back as bytes.
-    return diff_text.encode("utf-8", "surrogateescape")
 
 
 def _private_index(repo: Path, index: Path, paths: list[str]) -> dict[str, str]:
@@ -252,7 +247,7 @@ def _git_apply(
     repo: Path, args: list[str], diff_text: str, env: dict[str, str] | None, advice: str
 ) -> None:
     done = subprocess.run(
-        [*args, "-"], cwd=repo, input=_encoded(diff_text), capture_output=True, env=env
+        [*args, "-"], cwd=repo, input=diff_bytes(diff_text), capture_output=True, env=env
     )
     if done.returncode != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()

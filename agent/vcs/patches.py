@@ -41,6 +41,18 @@ class FilePatch:
         return self.new_path or self.old_path or ""
 
 
+def diff_bytes(diff_text: str) -> bytes:
+    """The diff as git wrote it. Diffs are read as UTF-8 with surrogateescape, so a file
+    that is not UTF-8 (a Latin-1 source) keeps its bytes; every file or pipe a diff is
+    written to takes these bytes, never the text encoded strictly."""
+    return diff_text.encode("utf-8", "surrogateescape")
+
+
+def diff_from_bytes(data: bytes) -> str:
+    """A diff read back from a file `diff_bytes` wrote."""
+    return data.decode("utf-8", "surrogateescape")
+
+
 def unquote_prefix(text: str) -> tuple[str, str]:
     """The C-quoted name `text` starts with, decoded, and what follows its closing quote.
 

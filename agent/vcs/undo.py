@@ -15,6 +15,7 @@ from agent.errors import KilnError
 from agent.settings.host_code import host_env
 from agent.vcs import ledger
 from agent.vcs.gitcmd import git_dir, run
+from agent.vcs.patches import diff_bytes
 
 
 class UndoRefused(KilnError):
@@ -38,9 +39,9 @@ def undo_last(repo: Path, session: str = "") -> str:
 
 def _reverse(repo: Path, diff: str, paths: list[str]) -> None:
     with tempfile.NamedTemporaryFile(
-        "w", dir=git_dir(repo), prefix="kiln-undo-", suffix=".patch", encoding="utf-8"
+        "wb", dir=git_dir(repo), prefix="kiln-undo-", suffix=".patch"
     ) as patch:
-        patch.write(diff)
+        patch.write(diff_bytes(diff))
         patch.flush()
         # -C0: only kiln's own lines must still be as kiln left them; the lines around
         # them (the diff's context) may have been edited since, and stay as they are.

@@ -147,3 +147,14 @@ def test_a_bad_repo_is_that_tasks_error_and_ids_taken_out_of_tasks_are_not_count
     for line in lines[1:]:  # bad input: recorded at once, never retried
         assert line["status"] == "error" and line["stop_reason"] == "config_error"
         assert line["attempt"] == 1 and "not a directory" in line["summary"]
+
+
+def test_a_patch_that_is_not_utf8_is_kept_byte_for_byte(tmp_path: Path) -> None:
+    raw = b"diff --git a/old.txt b/old.txt\n--- a/old.txt\n+++ b/old.txt\n@@ -1 +1 @@\n-caf\xe9\n"
+    results = ResultsDir(tmp_path / "out")
+    results.record({"id": "a", "status": "solved"}, raw.decode("utf-8", "surrogateescape"))
+    results.write_preds()
+    results.close()
+    assert (tmp_path / "out" / "patches" / "a.patch").read_bytes() == raw
+    preds = json.loads((tmp_path / "out" / "preds.json").read_text())
+    assert preds["a"]["model_patch"].encode("utf-8", "surrogateescape") == raw

@@ -58,3 +58,13 @@ def test_a_diff_that_is_not_utf8_is_kept_byte_for_byte(tmp_path: Path) -> None:
     store.db.execute("UPDATE sessions SET diff = ? WHERE id = 's1'", ("plain text diff\n",))
     assert store.state("s1")[1] == "plain text diff\n"
     store.close()
+
+
+def test_a_rescued_patch_that_is_not_utf8_is_kept_byte_for_byte(tmp_path: Path) -> None:
+    from agent.store.rescue import keep_patch
+    from tests.conftest import make_git_repo
+
+    repo = make_git_repo(tmp_path / "repo", {"a.txt": "a\n"})
+    raw = b"--- a/old.txt\n+++ b/old.txt\n@@ -1 +1 @@\n-caf\xe9\n"
+    kept = keep_patch(repo, "s1", raw.decode("utf-8", "surrogateescape"))
+    assert kept is not None and kept.read_bytes() == raw
