@@ -116,8 +116,8 @@ class Engine:
     def _exchange(
         self, method: str, url: str, data: bytes | None, content_type: str = ""
     ) -> tuple[int, bytes]:
-        """One request on a connection of its own, which the engine closes after answering:
-        its status and body."""
+        """One request on a connection of its own, which the engine closes after answering
+        (or once a sized answer is whole): its status and body."""
         head = f"{method} {url} HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n"
         if data is not None:
             head += f"Content-Type: {content_type}\r\n"
@@ -125,10 +125,12 @@ class Engine:
             head += f"Content-Length: {len(data or b'')}\r\n"
         with self._socket() as sock:
             sock.sendall(head.encode() + b"\r\n" + (data or b""))
-            received = []
+            received = b""
             while chunk := sock.recv(65536):
-                received.append(chunk)
-        return _parsed(b"".join(received))
+                received += chunk
+                if _whole(received):
+                    break
+        return _parsed(received)
 
     def hijack(self, path: str, body: Any = None) -> Hijacked:
         """POST with `Upgrade: tcp`: the connection becomes the exec's (or container's)
@@ -301,6 +303,18 @@ def _parsed(response: bytes) -> tuple[int, bytes]:
         return status, body
     except (IndexError, ValueError):
         raise ConnectionResetError("the engine's answer ended early or is not HTTP") from None
+
+
+def _whole(received: bytes) -> bool:
+    """Whether an answer with a Content-Length has all of it (others end at the close)."""
+    header, complete, body = received.partition(b"\r\n\r\n")
+    if not complete:
+        return False
+    for line in header.lower().split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip() == b"content-length" and value.strip().isdigit():
+            return len(body) >= int(value)
+    return False
 
 
 def _unchunked(body: bytes) -> bytes:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +31,7 @@ ANSWERS = {
     b"/cut-short": b'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"Id": ',
     b"/cut-chunk": b'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{"Id"',
     b"/not-http": b"garbage",
+    b"/kept-open": b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
 }
 
 
@@ -40,6 +42,27 @@ def engine(tmp_path: Path) -> Iterator[tuple[Engine, list[bytes]]]:
     server.bind(path)
     server.listen()
     requests: list[bytes] = []
+    kept_open: list[socket.socket] = []  # a server that ignores `Connection: close`
+
+    def answer(conn: socket.socket) -> None:
+        request = b""
+        while b"\r\n\r\n" not in request:
+            request += conn.recv(65536)
+        head, _, body = request.partition(b"\r\n\r\n")
+        length = next(
+            (int(line.split(b":")[1]) for line in head.split(b"\r\n")
+             if line.lower().startswith(b"content-length:")),
+            0,
+        )  # fmt: skip
+        while len(body) < length:
+            body += conn.recv(65536)
+        requests.append(head + b"\r\n\r\n" + body)
+        target = head.split(b" ")[1].split(b"?")[0]
+        conn.sendall(ANSWERS[target])
+        if target == b"/kept-open":
+            kept_open.append(conn)
+        else:
+            conn.close()
 
     def serve() -> None:
         while True:
@@ -47,26 +70,14 @@ def engine(tmp_path: Path) -> Iterator[tuple[Engine, list[bytes]]]:
                 conn, _ = server.accept()
             except OSError:
                 return
-            with conn:
-                request = b""
-                while b"\r\n\r\n" not in request:
-                    request += conn.recv(65536)
-                head, _, body = request.partition(b"\r\n\r\n")
-                length = next(
-                    (int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                     if line.lower().startswith(b"content-length:")),
-                    0,
-                )  # fmt: skip
-                while len(body) < length:
-                    body += conn.recv(65536)
-                requests.append(head + b"\r\n\r\n" + body)
-                target = head.split(b" ")[1].split(b"?")[0]
-                conn.sendall(ANSWERS[target])
+            answer(conn)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     yield Engine(f"unix://{path}", timeout=5), requests
     server.close()
+    for conn in kept_open:
+        conn.close()
 
 
 def test_every_shape_of_answer_is_read(engine: tuple[Engine, list[bytes]]) -> None:
@@ -75,6 +86,9 @@ def test_every_shape_of_answer_is_read(engine: tuple[Engine, list[bytes]]) -> No
     assert client.request("GET", "/chunked") == {"Id": "ab"}
     assert client.request("GET", "/to-the-close") == [1, 2, 3]
     assert client.request("POST", "/empty") is None
+    started = time.monotonic()
+    assert client.request("GET", "/kept-open") == {}  # whole once sized: no wait for a close
+    assert time.monotonic() - started < 2
     assert client.request("POST", "/sized", {"a": 1}, {"Cmd": ["true"]}) == {"Id": 42}
     sent = requests[-1]
     assert sent.startswith(b"POST /sized?a=1 HTTP/1.1\r\n")
