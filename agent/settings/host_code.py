@@ -6,7 +6,8 @@ servers of `.mcp.json` and the scripts they start, the git hooks when they live 
 work tree (`core.hooksPath=.husky`), what those hooks read (`.pre-commit-config.yaml`),
 and the files that steer kiln itself (`.kiln.toml`, `.claude/`, `.kiln/`, the project
 rules read into every prompt, and kiln's own folders when they lie in the work tree, as in
-a home directory kept in git: its settings, and the code it keeps between runs). A model whose diff is applied can rewrite any of them, so:
+a home directory kept in git: its settings, and the code it keeps between runs). A model
+whose diff is applied can rewrite any of them, so:
 - trust of `.mcp.json` covers the files its servers run, by hash (`run_fingerprint`);
 - a diff that touches any of them is flagged at approval, even in full-auto (`host_files_in`);
 - kiln's own `git commit` runs no hook the change set touches (`hooks_touched`);

@@ -59,6 +59,7 @@ from agent.llm.request import ModelRequest
 from agent.settings import paths
 from agent.store.failures import StoreError, describe, store_wait_s
 from agent.store.writes import PendingWrites, Statement
+from agent.vcs.patches import diff_bytes, diff_from_bytes
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -398,13 +399,7 @@ class Store:
                 "WHERE id = ?",
                 # As its bytes: a diff of a file that is not UTF-8 (a Latin-1 source) holds
                 # bytes no text column takes, and `kiln apply` must get them back as they were.
-                (
-                    packed,
-                    diff.encode("utf-8", "surrogateescape"),
-                    bool(diff),
-                    time.time(),
-                    session_id,
-                ),
+                (packed, diff_bytes(diff), bool(diff), time.time(), session_id),
             )
         )
         self._writes.add(writes)
@@ -484,9 +479,9 @@ class Store:
             return [], ""
         messages = self._unpack(json.loads(row[0] or "[]"))
         diff = row[1] or ""  # text in the rows kept before diffs were kept as bytes
-        if isinstance(diff, bytes):
-            diff = diff.decode("utf-8", "surrogateescape")
-        return [_message_from(d) for d in messages], diff
+        return [_message_from(d) for d in messages], (
+            diff_from_bytes(diff) if isinstance(diff, bytes) else diff
+        )
 
     # --- big texts, once ------------------------------------------------------------
 
