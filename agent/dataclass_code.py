@@ -23,7 +23,10 @@ import marshal
 import os
 import sys
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # More than any one version of kiln defines (with Textual's): past it, a save keeps only
 # what the saving process used, so texts of old versions do not pile up.
@@ -35,10 +38,12 @@ _used: dict[str, bytes] = {}  # what this process's classes used, compiled or re
 _compiled_here = False
 
 
-def cache_file() -> str:
-    """Per Python version (code objects are not portable between versions)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return os.path.join(base, "kiln", f"dataclass-code.{sys.implementation.cache_tag}.marshal")
+def cache_file() -> Path:
+    """In kiln's cache folder, per Python version (code objects are not portable between
+    versions)."""
+    from agent.settings import paths  # here, like dataclasses in install()
+
+    return paths.cache_dir() / f"dataclass-code.{sys.implementation.cache_tag}.marshal"
 
 
 def install() -> None:
@@ -66,10 +71,9 @@ def save() -> None:
     kept = {**_stored, **_used}
     if len(kept) > MAX_ENTRIES:
         kept = dict(_used)
-    path = cache_file()
     with contextlib.suppress(OSError):
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".dataclass-code-")
+        path = cache_file()
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".dataclass-code-")
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(marshal.dumps(kept))

@@ -280,19 +280,38 @@ def connect(timeout: float = 60, *, ping: bool = True) -> Engine:
     return engine
 
 
+def _head(received: bytes) -> tuple[bytes, dict[bytes, bytes], bytes] | None:
+    """An answer's status line, header fields (names in lower case) and body so far; None
+    while its headers have not all come."""
+    header, complete, body = received.partition(b"\r\n\r\n")
+    if not complete:
+        return None
+    status_line, *lines = header.split(b"\r\n")
+    fields = {
+        name.strip().lower(): value.strip()
+        for name, _, value in (line.partition(b":") for line in lines)
+    }
+    return status_line, fields, body
+
+
+def _whole(received: bytes) -> bool:
+    """Whether an answer with a Content-Length has all of it (others end at the close)."""
+    head = _head(received)
+    if head is None:
+        return False
+    size = head[1].get(b"content-length", b"")
+    return size.isdigit() and len(head[2]) >= int(size)
+
+
 def _parsed(response: bytes) -> tuple[int, bytes]:
     """The status and body of a whole HTTP/1.1 answer (sized, chunked or up to the close).
     An answer that is not one is a ConnectionResetError: the engine went away mid-answer."""
-    header, complete, body = response.partition(b"\r\n\r\n")
-    lines = header.split(b"\r\n")
+    head = _head(response)
     try:
-        status = int(lines[0].split(b" ", 2)[1])
-        fields = {
-            name.strip().lower(): value.strip()
-            for name, _, value in (line.partition(b":") for line in lines[1:])
-        }
-        if not complete:
+        if head is None:
             raise ValueError("no end of the headers")
+        status_line, fields, body = head
+        status = int(status_line.split(b" ", 2)[1])
         if fields.get(b"transfer-encoding", b"").lower() == b"chunked":
             return status, _unchunked(body)
         if b"content-length" in fields:
@@ -303,18 +322,6 @@ def _parsed(response: bytes) -> tuple[int, bytes]:
         return status, body
     except (IndexError, ValueError):
         raise ConnectionResetError("the engine's answer ended early or is not HTTP") from None
-
-
-def _whole(received: bytes) -> bool:
-    """Whether an answer with a Content-Length has all of it (others end at the close)."""
-    header, complete, body = received.partition(b"\r\n\r\n")
-    if not complete:
-        return False
-    for line in header.lower().split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip() == b"content-length" and value.strip().isdigit():
-            return len(body) >= int(value)
-    return False
 
 
 def _unchunked(body: bytes) -> bytes:

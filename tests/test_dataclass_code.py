@@ -78,7 +78,7 @@ def _child(cache_home: Path) -> dict[str, object]:
 
 
 def _cache(cache_home: Path) -> Path:
-    return cache_home / "kiln" / Path(dataclass_code.cache_file()).name
+    return cache_home / "kiln" / dataclass_code.cache_file().name
 
 
 EXPECTED = {
@@ -137,5 +137,5 @@ def test_the_kiln_command_keeps_the_code_of_its_classes(tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "agent.cli", "config", "show", "--repo", str(repo)]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    stored = marshal.loads(Path(dataclass_code.cache_file()).read_bytes())
+    stored = marshal.loads(dataclass_code.cache_file().read_bytes())
     assert sum("def __init__(" in text for text in stored) > 10  # settings, rules, ...

@@ -5,6 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+# Each folder's variable, and where it is when the variable is not set (under the home).
+_CONFIG = ("XDG_CONFIG_HOME", ".config")
+_DATA = ("XDG_DATA_HOME", ".local/share")
+_STATE = ("XDG_STATE_HOME", ".local/state")
+_CACHE = ("XDG_CACHE_HOME", ".cache")
+
 
 def _xdg(var: str, fallback: str) -> Path:
     value = os.environ.get(var)
@@ -18,29 +24,24 @@ def _ensure(path: Path) -> Path:
 
 
 def config_dir() -> Path:
-    return _xdg("XDG_CONFIG_HOME", ".config")
+    return _xdg(*_CONFIG)
 
 
 def data_dir() -> Path:
-    return _ensure(_xdg("XDG_DATA_HOME", ".local/share"))
+    return _ensure(_xdg(*_DATA))
 
 
 def state_dir() -> Path:
-    return _ensure(_xdg("XDG_STATE_HOME", ".local/state"))
+    return _ensure(_xdg(*_STATE))
 
 
 def cache_dir() -> Path:
-    return _ensure(_xdg("XDG_CACHE_HOME", ".cache"))
+    return _ensure(_xdg(*_CACHE))
 
 
 def own_dirs() -> list[Path]:
     """kiln's config, data, state and cache folders, as they would be (none is made here)."""
-    return [
-        _xdg("XDG_CONFIG_HOME", ".config"),
-        _xdg("XDG_DATA_HOME", ".local/share"),
-        _xdg("XDG_STATE_HOME", ".local/state"),
-        _xdg("XDG_CACHE_HOME", ".cache"),
-    ]
+    return [_xdg(*where) for where in (_CONFIG, _DATA, _STATE, _CACHE)]
 
 
 def local_state_dir() -> Path:

@@ -237,7 +237,7 @@ def test_kilns_own_folders_in_the_work_tree_are_flagged(
     repo = make_git_repo(tmp_path / "repo", {"calc.py": CALC, "test_calc.py": TESTS})
     monkeypatch.setenv("XDG_CACHE_HOME", str(repo / ".cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(repo / ".config"))
-    cache = ".cache/kiln/" + Path(dataclass_code.cache_file()).name
+    cache = ".cache/kiln/" + dataclass_code.cache_file().name
     plant = turns(FIX, write(cache, "planted"), write(".config/kiln/config.toml", "[ui]\n"))
     result, code = kiln_run(repo, plant, "--apply")
     assert code != 0 and result["applied"] == []
