@@ -17,6 +17,7 @@ from typing import Any
 
 from agent import __version__, dataclass_code
 from agent.errors import KilnError
+from agent.settings.numbers import finite_number
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -93,8 +94,8 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     run.add_argument("--commit", action="store_true", help="commit what --apply wrote (hooks run)")
     run.add_argument("--max-steps", type=int)
-    run.add_argument("--budget-usd", type=float)
-    run.add_argument("--timeout", type=float, help="wall-clock limit in seconds")
+    run.add_argument("--budget-usd", type=finite_number)
+    run.add_argument("--timeout", type=finite_number, help="wall-clock limit in seconds")
     run.add_argument("--output-format", choices=["text", "json", "stream-json"], default="text")
     run.add_argument("--test-command", help="the command that runs the tests")
     run.set_defaults(handler="agent.headless.run:main", exit_at_once=True)
@@ -104,12 +105,16 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     batch.add_argument("tasks", help="the TASKS file: JSON lines (or YAML), one task each")
     batch.add_argument("--out", required=True, metavar="DIR", help="results, patches, preds.json")
     batch.add_argument("--jobs", type=int, help="tasks at once (local default 1)")
-    batch.add_argument("--budget-usd", type=float, help="start no task once the batch spent this")
+    batch.add_argument(
+        "--budget-usd", type=finite_number, help="start no task once the batch spent this"
+    )
     batch.add_argument(
         "--retries", type=int, default=2, help="more attempts after a sandbox or model failure"
     )
     batch.add_argument("--max-steps", type=int, help="per task, unless its line says")
-    batch.add_argument("--timeout", type=float, help="per task wall clock, unless its line says")
+    batch.add_argument(
+        "--timeout", type=finite_number, help="per task wall clock, unless its line says"
+    )
     batch.add_argument(
         "--apply", action="store_true", help="write each solved task's diff to its repo"
     )
@@ -208,7 +213,7 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     evaluate.add_argument("--json", action="store_true", help="JSON lines instead of a table")
     evaluate.add_argument("--out", metavar="FILE", help="also write the JSON lines to FILE")
     evaluate.add_argument(
-        "--timeout", type=float, help="seconds per run (default: kiln run's own wall clock)"
+        "--timeout", type=finite_number, help="seconds per run (default: kiln run's own wall clock)"
     )
     evaluate.add_argument("--only", metavar="NAME,...", help="only these tasks (folder names)")
     evaluate.add_argument(
@@ -235,7 +240,7 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sandbox_sub.add_parser("doctor", help="check the engine, the image and a container")
     srun = sandbox_sub.add_parser("run", help="run one command in a fresh sandbox over a copy")
     srun.add_argument("--repo", default=".")
-    srun.add_argument("--timeout", type=float, default=120.0)
+    srun.add_argument("--timeout", type=finite_number, default=120.0)
     srun.add_argument("--backend", choices=["docker", "bwrap", "auto"])
     srun.add_argument("cmd", nargs=argparse.REMAINDER)
     build = sandbox_sub.add_parser("build", help="build the sandbox image from a Dockerfile")

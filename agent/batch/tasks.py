@@ -9,6 +9,7 @@ batch of hundreds never fails on line 412 after an hour of work.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -181,8 +182,10 @@ def _number(row: dict[str, Any], key: str, kind: type[int] | type[float]) -> Any
     value = row.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{key!r} should be a number above 0")
+    if not math.isfinite(value) or value <= 0:  # JSON lines may say NaN or Infinity
+        raise ValueError(f"{key!r} should be a finite number above 0")
     if kind is int and value != int(value):
         raise ValueError(f"{key!r} should be a whole number")
     return kind(value)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -117,7 +118,9 @@ def _entry(event: HookEvent, entry: object, source: str) -> list[Hook]:
         timeout = item.get("timeout", DEFAULT_TIMEOUT_S)
         if not isinstance(command, str) or not command.strip():
             raise ConfigError(f"{where}: `command` should be the command line to run.")
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        # JSON and TOML both spell nan and inf, and nan passes `<= 0`.
+        number = isinstance(timeout, int | float) and not isinstance(timeout, bool)
+        if not number or not math.isfinite(timeout) or timeout <= 0:
             raise ConfigError(f"{where}: `timeout` should be a number of seconds above 0.")
         hooks.append(Hook(event, command, matcher, float(timeout), source))
     return hooks

@@ -7,6 +7,7 @@ gets one sentence naming the file, the key and what is wrong.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import tomllib
@@ -375,7 +376,10 @@ def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> 
                 raise ValueError(value)  # 2.5 steps is not silently 2
             return int(number)
         if isinstance(default, float) and not isinstance(value, bool | list | dict):
-            return float(value)
+            number = float(value)
+            if not math.isfinite(number):  # nan passes every `<` check: a budget never trips
+                raise _bad_key(dotted, sources, f"{value!r} should be a finite number")
+            return number
         if isinstance(default, tuple):
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ValueError(value)
@@ -389,7 +393,7 @@ def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> 
         text_like = isinstance(value, str | int | float) and not isinstance(value, bool)
         if (default is None or isinstance(default, str)) and text_like:
             return str(value)  # a list or a table where text belongs is a mistake, not text
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # int(inf) overflows
         pass
     kind = _KIND_NAMES.get(type(default), "text")
     raise _bad_key(dotted, sources, f"{value!r} should be {kind}")

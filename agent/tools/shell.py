@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from agent.approval import Action
@@ -50,6 +51,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolFailure("`command` is empty.")
     try:
         timeout = float(args.get("timeout_s") or DEFAULT_COMMAND_TIMEOUT_S)
+        if math.isnan(timeout):  # nan slips through min() and max(): no limit at all
+            raise ValueError(timeout)
     except (TypeError, ValueError):
         raise ToolFailure("`timeout_s` must be a number of seconds.") from None
     timeout = min(max(timeout, 1.0), ctx.max_command_timeout_s)
