@@ -496,7 +496,7 @@ class Store:
                 row = self.db.execute(
                     "SELECT text FROM blobs WHERE hash = ?", (value[BLOB_KEY],)
                 ).fetchone()
-                return row[0] if row else ""
+                return _text_of(row[0]) if row else ""
             return {k: self._unpack(v) for k, v in value.items()}
         if isinstance(value, list):
             return [self._unpack(v) for v in value]
@@ -505,14 +505,31 @@ class Store:
 
 def _blobbed(value: Any, writes: list[Statement]) -> Any:
     if isinstance(value, str) and len(value) >= BLOB_MIN_CHARS:
-        digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
-        writes.append(("INSERT OR IGNORE INTO blobs VALUES (?, ?)", (digest, value)))
+        kept, encoded = _storable(value)
+        digest = hashlib.sha256(encoded).hexdigest()
+        writes.append(("INSERT OR IGNORE INTO blobs VALUES (?, ?)", (digest, kept)))
         return {BLOB_KEY: digest}
     if isinstance(value, dict):
         return {k: _blobbed(v, writes) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_blobbed(v, writes) for v in value]
     return value
+
+
+def _storable(text: str) -> tuple[str | bytes, bytes]:
+    """A long text as SQLite can keep it, and its UTF-8: a text that is not UTF-8 through
+    and through (a diff or an output holding a Latin-1 file's bytes, carried as surrogate
+    escapes) is kept as its bytes, which no text column takes, so it comes back exactly as
+    it was (`_text_of`)."""
+    try:
+        return text, text.encode("utf-8")
+    except UnicodeEncodeError:
+        encoded = text.encode("utf-8", "surrogatepass")
+        return encoded, encoded
+
+
+def _text_of(kept: str | bytes) -> str:
+    return kept.decode("utf-8", "surrogatepass") if isinstance(kept, bytes) else kept
 
 
 def _row(*columns: Any) -> SessionRow:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import re
 import sqlite3
 import threading
 import time
@@ -25,6 +26,7 @@ IN_RUN_WAIT_S = 0.2
 # A lock SQLite reports busy without waiting (a WAL snapshot gone stale) is tried again
 # after this pause, until the wait is used up.
 RETRY_PAUSE_S = 0.05
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class PendingWrites:
@@ -84,9 +86,22 @@ class PendingWrites:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for sql, params in statements:
-                self.db.execute(sql, params)
+                try:
+                    self.db.execute(sql, params)
+                except UnicodeEncodeError:
+                    self.db.execute(sql, tuple(_encodable(p) for p in params))
             self.db.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
             raise
+
+
+def _encodable(param: Any) -> Any:
+    """`param` as SQLite takes it. A text that is not UTF-8 through and through (a task or
+    a file name holding bytes of another encoding, carried as surrogate escapes) would end
+    the write, and with it the run: such a short text is kept with those characters
+    replaced. The store keeps long texts (a diff, an output) exactly, as bytes."""
+    if not isinstance(param, str):
+        return param
+    return _SURROGATE.sub("\ufffd", param)

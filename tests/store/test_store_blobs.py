@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.events import SessionStarted, ToolCallFinished, ToolCallStarted
+from agent.approval import Action
+from agent.events import ApprovalRequested, SessionStarted, ToolCallFinished, ToolCallStarted
 from agent.llm.base import Message, ToolCall
 from agent.store.db import Store
 
@@ -68,3 +69,28 @@ def test_a_rescued_patch_that_is_not_utf8_is_kept_byte_for_byte(tmp_path: Path) 
     raw = b"--- a/old.txt\n+++ b/old.txt\n@@ -1 +1 @@\n-caf\xe9\n"
     kept = keep_patch(repo, "s1", raw.decode("utf-8", "surrogateescape"))
     assert kept is not None and kept.read_bytes() == raw
+
+
+def test_a_long_text_that_is_not_utf8_is_recorded_and_read_back_exactly(tmp_path: Path) -> None:
+    # An apply's question carries the whole diff: a Latin-1 file's bytes come as surrogate
+    # escapes, which SQLite's text refuses; the run must go on and the record be exact.
+    store = Store(tmp_path / "kiln.db")
+    raw = b"+++ b/big.txt\n" + b"+caf\xe9 au lait\n" * 6000
+    diff = raw.decode("utf-8", "surrogateescape")
+    store.record("s1", SessionStarted("s1", "/repo", "fix it", "m", "ask"))
+    store.record("s1", ApprovalRequested("r1", Action.APPLY, "apply the changes", diff))
+    assert store.settle() is None
+    asked = next(e for e in store.events("s1") if e["type"] == "approval_requested")
+    assert asked["diff"].encode("utf-8", "surrogateescape") == raw
+    store.close()
+
+
+def test_a_short_text_that_is_not_utf8_is_recorded_with_it_replaced(tmp_path: Path) -> None:
+    # A task typed in another encoding reaches kiln as surrogate escapes (argv is decoded so).
+    store = Store(tmp_path / "kiln.db")
+    task = b"rename caf\xe9".decode("utf-8", "surrogateescape")
+    store.record("s1", SessionStarted("s1", "/repo", task, "m", "ask"))
+    assert store.settle() is None
+    (row,) = store.sessions()
+    assert row.title == "rename caf\ufffd"
+    store.close()
