@@ -145,6 +145,11 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "trust", help="honour a repository's .kiln.toml and start its .mcp.json servers"
     )
     trusted.add_argument("path", nargs="?", default=".", help="the repository (default: .)")
+    trusted.add_argument(
+        "--hooks-on-host",
+        action="store_true",
+        help="run its hooks on your machine, not in a sandbox (until kiln next applies here)",
+    )
     trusted.set_defaults(handler="agent.settings.trust:main")
 
     agent_protocol = sub.add_parser(

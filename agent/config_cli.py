@@ -14,6 +14,7 @@ from agent.custom import commands as custom_commands
 from agent.custom import skills as custom_skills
 from agent.errors import UsageError
 from agent.hooks.load import session_hooks
+from agent.present import escape_controls
 from agent.settings import paths, rules_layer, trust
 from agent.settings.config import describe, load_settings
 from agent.settings.repo import find_repo
@@ -33,6 +34,12 @@ def _shown(key: str, value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
+def _say(line: str) -> None:
+    """One line of the listing: names, descriptions and hook commands come from files a
+    repository holds, and a control character in them would reach the terminal."""
+    print(escape_controls(line, one_line=True))
+
+
 def main(args: argparse.Namespace) -> int:
     raw = getattr(args, "repo", ".") or "."
     try:
@@ -47,40 +54,38 @@ def main(args: argparse.Namespace) -> int:
     settings = load_settings(repo, flags)
     rows = describe(settings)
     width = max(len(key) for key, _, _ in rows)
-    print(f"# files: {repo / '.kiln.toml'} < {paths.user_config_file()} < KILN_* < flags")
+    _say(f"# files: {repo / '.kiln.toml'} < {paths.user_config_file()} < KILN_* < flags")
     for key, value, source in rows:
-        print(f"{key:<{width}}  {_shown(key, value):<32}  ({source})")
+        _say(f"{key:<{width}}  {_shown(key, value):<32}  ({source})")
     for key, value in settings.ignored.items():
-        print(
+        _say(
             f"{key:<{width}}  {_shown(key, value):<32}  (ignored: set by {repo / '.kiln.toml'}; "
-            f"{trust.why_ignored(key)})"
+            f"{trust.why_ignored(key, settings.trust_suspended and trust.host_side_key(key))})"
         )
     for rule in settings.permissions.rules:
         key = f"permissions.{rule.effect.value}"
-        print(f"{key:<{width}}  {rule.text!r:<32}  ({rule.source})")
+        _say(f"{key:<{width}}  {rule.text!r:<32}  ({rule.source})")
     hooks, left_out = session_hooks(settings, repo)
     for hook in hooks:
-        print(f"{'hooks.' + hook.event.value:<{width}}  {hook.describe()!r:<32}  ({hook.source})")
+        _say(f"{'hooks.' + hook.event.value:<{width}}  {hook.describe()!r:<32}  ({hook.source})")
     builtins = [command.name for command in COMMANDS]
     commands = custom_commands.load(repo, builtins)
     for command in commands.commands:
-        print(
+        _say(
             f"{'commands./' + command.name:<{width}}  {command.argument_hint!r:<32}  ({command.origin})"
         )
     skills = custom_skills.load(repo)
     for skill in skills.skills:
-        print(
-            f"{'skills.' + skill.name:<{width}}  {skill.description[:30]!r:<32}  ({skill.origin})"
-        )
+        _say(f"{'skills.' + skill.name:<{width}}  {skill.description[:30]!r:<32}  ({skill.origin})")
     claude = [paths.claude_settings(Path.home()), paths.claude_settings(repo)]
     unread = [said for file in claude for said in rules_layer.claude_rules(file)[1]]
     for sentence in (*left_out, *unread, *commands.notes, *skills.notes):
-        print(f"# {sentence}")
+        _say(f"# {sentence}")
     detected = detect_test_command(repo, settings.tests.command)
     origin = "configured" if settings.tests.command else "detected"
-    print(f"{'tests.effective_command':<{width}}  {detected or '(none found)'!r:<32}  ({origin})")
+    _say(f"{'tests.effective_command':<{width}}  {detected or '(none found)'!r:<32}  ({origin})")
     if not settings.models:
-        print(
+        _say(
             "# no [models.main]: kiln uses a model server running on 127.0.0.1, "
             "else the local model from `kiln local install`"
         )

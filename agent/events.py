@@ -198,7 +198,8 @@ class ActionDenied(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class HookRan(EventBase):
-    """A hook of the person's (or a trusted repository's) ran on the host (agent/hooks/)."""
+    """A hook ran: the person's on the host, a trusted repository's in the session's
+    sandbox unless the person chose the host (agent/hooks/)."""
 
     hook_event: HookEvent
     command: str
@@ -208,6 +209,7 @@ class HookRan(EventBase):
     duration_s: float = 0.0
     tool: str = ""  # the tool, for PreToolUse and PostToolUse
     source: str = ""  # the file it came from
+    in_sandbox: bool = False  # a repository's hook, run in the session's sandbox
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -160,7 +160,8 @@ def hook_line(event: HookRan) -> str:
     """One line for a hook's run: what ran, at which point, and what came of it."""
     on = f" ({event.tool})" if event.tool else ""
     said = f": {event.message}" if event.message else ""
-    return f"hook {event.hook_event}{on} `{event.command}` {event.outcome}{said}"
+    where = " in the sandbox" if event.in_sandbox else ""
+    return f"hook {event.hook_event}{on} `{event.command}`{where} {event.outcome}{said}"
 
 
 def shape_line(event: TaskShaped) -> str:
@@ -186,3 +187,19 @@ def usage_dict(usage: Usage) -> dict[str, int]:
         "cache_write_tokens": usage.cache_write,
         "output_tokens": usage.output,
     }
+
+
+# C0 controls (ESC, BEL, a lone CR, backspace...), DEL and C1 (U+0080-U+009F, where CSI
+# and OSC have one-character forms): a terminal obeys them, so text kiln did not write
+# could clear the screen, set the title or hide what it prints. Tab and newline stay in
+# text of many lines, and the CR of a CRLF ending.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+_CONTROLS_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def escape_controls(text: str, *, one_line: bool = False) -> str:
+    """`text` from a model, a repository, a stored session or a hook, safe to print on a
+    terminal: each control character as a visible escape (`\\x1b`); with `one_line`, tabs
+    and line breaks too (a table's cell)."""
+    pattern = _CONTROLS_ONE_LINE if one_line else _CONTROLS
+    return pattern.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

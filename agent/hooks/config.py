@@ -60,13 +60,15 @@ CLAUDE_NAMES = {
 
 @dataclass(frozen=True)
 class Hook:
-    """One hook: the command run on the host at an event, for the tools its matcher takes."""
+    """One hook: the command run at an event, for the tools its matcher takes; on the host
+    (the person's own), or in the session's sandbox (a repository's: `hooks/load.py`)."""
 
     event: HookEvent
     command: str
     matcher: str = ""
     timeout_s: float = DEFAULT_TIMEOUT_S
     source: str = ""  # the file it came from
+    in_sandbox: bool = False
 
     def matches(self, tool: str) -> bool:
         if self.event not in TOOL_EVENTS or self.matcher in ("", "*"):
@@ -79,7 +81,8 @@ class Hook:
 
     def describe(self) -> str:
         on = f" [{self.matcher}]" if self.matcher not in ("", "*") else ""
-        return f"{self.event.value}{on}: {self.command}"
+        where = " (in the sandbox)" if self.in_sandbox else ""
+        return f"{self.event.value}{on}: {self.command}{where}"
 
 
 def hooks_of(table: object, source: str) -> tuple[Hook, ...]:

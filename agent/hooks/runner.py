@@ -1,4 +1,5 @@
-"""Running hooks: one process on the host per hook, JSON on stdin, the answer by exit code.
+"""Running hooks: one process per hook (on the host for the person's own, in the session's
+sandbox for a repository's: `execute.py`), JSON on stdin, the answer by exit code.
 
 - exit 0: go ahead. Its stdout may be JSON in Claude Code's shape: `{"decision": "block",
   "reason": ...}`, `{"continue": false, "stopReason": ...}` or `{"hookSpecificOutput":
@@ -6,20 +7,19 @@
   ...}}` block; `additionalContext` (and, for UserPromptSubmit and SessionStart, plain
   stdout) is added for the model.
 - exit 2: blocked; the hook's stderr is the reason, shown to the model.
-- anything else (another exit code, killed by a signal, not started, over its timeout):
-  blocked as well, and the sentence says the hook failed. Claude Code lets the action
-  through here; a guard that breaks would then guard nothing.
+- anything else (another exit code, killed by a signal, not started, over its timeout,
+  more output than kiln reads): blocked as well, and the sentence says the hook failed.
+  Claude Code lets the action through here; a guard that breaks would then guard nothing.
+
+The output is read whole (up to `execute.OUTPUT_LIMIT`) and parsed whole, so a deny of any
+length denies; only what is shown (the reason, the context) is cut.
 
 Every run is a `HookRan` event: in the stream, the store and every front end.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import os
-import signal
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -27,10 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from agent.events import Event, HookEvent, HookOutcome, HookRan
+from agent.hooks import execute
 from agent.hooks.config import Hook
+from sandbox.base import Sandbox
 
 Emit = Callable[[Event], None]
-_TAIL = 2000  # characters of a hook's output kept for the model and the event
+_TAIL = 2000  # characters of a tool's output a PostToolUse hook gets, and of a reason shown
+_CONTEXT = 10_000  # characters of what hooks add for the model
 
 
 @dataclass(frozen=True)
@@ -54,11 +57,15 @@ class HookRunner:
         self.hooks = hooks
         self.repo = repo
         self.session_id = session_id
-        self.env = {
-            **env,
-            "KILN_PROJECT_DIR": str(repo),
-            "CLAUDE_PROJECT_DIR": str(repo),
-            "KILN_SESSION_ID": session_id,
+        self.env = {**env, **self._own_env(str(repo))}
+        # The session's, once started: where a repository's hooks run.
+        self.sandbox: Sandbox | None = None
+
+    def _own_env(self, project_dir: str) -> dict[str, str]:
+        return {
+            "KILN_PROJECT_DIR": project_dir,
+            "CLAUDE_PROJECT_DIR": project_dir,
+            "KILN_SESSION_ID": self.session_id,
         }
 
     def __bool__(self) -> bool:
@@ -78,29 +85,33 @@ class HookRunner:
                 return Outcome(True, outcome.reason, "\n".join(context))
         return Outcome(False, "", "\n".join(context))
 
-    def _payload(self, event: HookEvent, fields: dict[str, Any]) -> dict[str, Any]:
+    def _payload(self, hook: Hook, fields: dict[str, Any]) -> dict[str, Any]:
         return {
             "session_id": self.session_id,
-            "hook_event_name": event.value,
-            "cwd": str(self.repo),
+            "hook_event_name": hook.event.value,
+            "cwd": execute.WORKSPACE if hook.in_sandbox else str(self.repo),
             "transcript_path": "",
             **fields,
         }
 
     async def _run(self, hook: Hook, payload: dict[str, Any], emit: Emit, tool: str) -> Outcome:
         started = time.monotonic()
-        stdin = json.dumps(self._payload(hook.event, payload)).encode()
-        code, out, err, failure = await _execute(hook, stdin, self.repo, self.env)
-        outcome = _judge(hook, code, out, err, failure)
+        stdin = json.dumps(self._payload(hook, payload)).encode()
+        if hook.in_sandbox:
+            env = self._own_env(execute.WORKSPACE)
+            ran = await execute.in_sandbox(hook, stdin, self.sandbox, env)
+        else:
+            ran = await execute.on_host(hook, stdin, self.repo, self.env)
+        outcome = _judge(hook, ran)
         status = (
             HookOutcome.FAILED
-            if failure or code not in (0, 2)
+            if ran.failure or ran.code not in (0, 2)
             else (HookOutcome.BLOCKED if outcome.blocked else HookOutcome.ALLOWED)
         )
         emit(
             HookRan(
-                hook.event, hook.command, status, code, outcome.reason or outcome.context,
-                round(time.monotonic() - started, 3), tool, hook.source,
+                hook.event, hook.command, status, ran.code, outcome.reason or outcome.context,
+                round(time.monotonic() - started, 3), tool, hook.source, hook.in_sandbox,
             )
         )  # fmt: skip
         return outcome
@@ -159,56 +170,35 @@ def _claude_input(arguments: dict[str, Any]) -> dict[str, Any]:
     return {**arguments, **extra}
 
 
-async def _execute(
-    hook: Hook, stdin: bytes, cwd: Path, env: Mapping[str, str]
-) -> tuple[int | None, str, str, str]:
-    """(exit code, stdout, stderr, failure): failure is "" when it ran to its end."""
-    try:
-        process = await asyncio.create_subprocess_exec(
-            "/bin/sh", "-c", hook.command, cwd=cwd, env=dict(env),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, start_new_session=True,
-        )  # fmt: skip
-    except OSError as exc:
-        return None, "", "", f"could not be started ({exc.strerror})"
-    try:
-        out, err = await asyncio.wait_for(process.communicate(stdin), hook.timeout_s)
-    except TimeoutError:
-        _kill(process)
-        await process.wait()
-        return None, "", "", f"ran over its timeout of {hook.timeout_s:g} s and was stopped"
-    except BaseException:  # cancelled (Esc): the hook goes with the step
-        _kill(process)
-        raise
-    code = process.returncode
-    text_out, text_err = (b.decode("utf-8", "replace")[-_TAIL:] for b in (out, err))
-    if code is not None and code < 0:
-        return code, text_out, text_err, f"was killed by signal {-code}"
-    return code, text_out, text_err, ""
+def _cut(text: str, limit: int) -> str:
+    """What is shown of a hook's words: the start, and how much more there was."""
+    text = text.strip()
+    return (
+        text if len(text) <= limit else f"{text[:limit]} [... {len(text) - limit} more characters]"
+    )
 
 
-def _kill(process: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-
-
-def _judge(hook: Hook, code: int | None, out: str, err: str, failure: str) -> Outcome:
+def _judge(hook: Hook, ran: execute.Ran) -> Outcome:
     name = f"the {hook.event.value} hook `{hook.command}`"
-    said = err.strip() or out.strip()
-    if failure or code not in (0, 2):
-        why = failure or f"exited with {code}"
+    where = " in the sandbox" if hook.in_sandbox else ""
+    said = _cut(ran.err or ran.out, _TAIL)
+    if ran.failure or ran.code not in (0, 2):
+        why = ran.failure or f"exited with {ran.code}"
         detail = f" It said: {said}" if said else ""
         return Outcome(
-            True, f"{name} failed ({why}), and kiln blocks what a failing hook guards.{detail}"
+            True,
+            f"{name} failed{where} ({why}), and kiln blocks what a failing hook guards.{detail}",
         )
-    if code == 2:
-        return Outcome(True, err.strip() or f"{name} blocked it (exit 2) and gave no reason.")
-    return _read_answer(hook, out)
+    if ran.code == 2:
+        return Outcome(
+            True, _cut(ran.err, _TAIL) or f"{name} blocked it (exit 2) and gave no reason."
+        )
+    return _read_answer(hook, ran.out)
 
 
 def _read_answer(hook: Hook, out: str) -> Outcome:
-    """Exit 0: a JSON answer may still block, or add context; plain stdout is context for
-    the events that take it."""
+    """Exit 0: a JSON answer (parsed whole, whatever its length) may still block, or add
+    context; plain stdout is context for the events that take it."""
     text = out.strip()
     plain_context = hook.event in (HookEvent.USER_PROMPT_SUBMIT, HookEvent.SESSION_START)
     try:
@@ -216,14 +206,17 @@ def _read_answer(hook: Hook, out: str) -> Outcome:
     except ValueError:
         answer = None
     if not isinstance(answer, dict):
-        return Outcome(context=text if plain_context else "")
+        return Outcome(context=_cut(text, _CONTEXT) if plain_context else "")
     specific = answer.get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}
-    context = str(specific.get("additionalContext") or answer.get("additionalContext") or "")
+    context = _cut(
+        str(specific.get("additionalContext") or answer.get("additionalContext") or ""), _CONTEXT
+    )
     if specific.get("permissionDecision") == "deny":
-        return Outcome(True, str(specific.get("permissionDecisionReason") or "denied"), context)
+        why = str(specific.get("permissionDecisionReason") or "denied")
+        return Outcome(True, _cut(why, _TAIL), context)
     if answer.get("decision") == "block":
-        return Outcome(True, str(answer.get("reason") or "blocked"), context)
+        return Outcome(True, _cut(str(answer.get("reason") or "blocked"), _TAIL), context)
     if answer.get("continue") is False:
-        return Outcome(True, str(answer.get("stopReason") or "stopped"), context)
+        return Outcome(True, _cut(str(answer.get("stopReason") or "stopped"), _TAIL), context)
     return Outcome(context=context)

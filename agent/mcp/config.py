@@ -63,6 +63,12 @@ def choose_servers(
     if path.is_file() and trust.is_trusted(repo, trust.MCP_FILE):
         for name, server in read_mcp_json(path).items():
             chosen.servers.setdefault(name, server)
+    elif path.is_file() and trust.suspended(repo):
+        chosen.notes.append(
+            f"kiln applied changes to this repository since you trusted its {trust.MCP_FILE}, "
+            "so its MCP servers do not start: read what was applied (`git diff`, `git log`), "
+            "then `kiln trust` to start them again."
+        )
     elif path.is_file() and trust.was_trusted(repo, trust.MCP_FILE):
         chosen.notes.append(
             f"The repository's {trust.MCP_FILE}, or a file its servers run, changed since you "

@@ -82,6 +82,7 @@ class Session(SessionParts):
             self.start_notes, self.on_progress, check,
         )  # fmt: skip
         self.sandbox, self.mcp, self._stable = parts.sandbox, parts.mcp, parts.stable
+        self.hooks.sandbox = self.sandbox  # where a repository's hooks run
         self.prefix_parts, self.skills = parts.parts, parts.skills
         if self._restore_diff:
             await resume.reapply(self.sandbox, self._restore_diff)

@@ -54,7 +54,7 @@ def trust_question(repo: Path, settings: Settings) -> TrustQuestion | None:
         shown_hooks = ", ".join(hooks[:4]) + (
             f" and {len(hooks) - 4} more" if len(hooks) > 4 else ""
         )
-        said.append(f"Its {trust.CLAUDE_FILE} runs hooks on your machine: {shown_hooks}.")
+        said.append(f"Its {trust.CLAUDE_FILE} runs hooks, in the sandbox: {shown_hooks}.")
     asking = ((trust.REPO_FILE, wanted), (trust.MCP_FILE, servers), (trust.CLAUDE_FILE, hooks))
     files = " and ".join(name for name, on in asking if on)
     detail = (

@@ -54,7 +54,8 @@ class Started:
 
 def ignored_keys(settings: Settings) -> list[str]:
     return [
-        f"The repository's .kiln.toml sets {key}, which kiln ignores: {trust.why_ignored(key)}."
+        f"The repository's .kiln.toml sets {key}, which kiln ignores: "
+        f"{trust.why_ignored(key, settings.trust_suspended and trust.host_side_key(key))}."
         for key in settings.ignored
     ]
 

@@ -128,6 +128,9 @@ class Settings:
     ignored: dict[str, Any] = field(default_factory=dict, compare=False)
     # the flags' layer, so the same settings can be loaded again (after `kiln trust`)
     flags: dict[str, Any] = field(default_factory=dict, compare=False)
+    # the repository was trusted, but kiln applied a change since: what its file runs on
+    # the host is among `ignored` until `kiln trust` again (`trust.suspend`)
+    trust_suspended: bool = field(default=False, compare=False)
 
     @property
     def main_model(self) -> ModelProfile | None:
@@ -177,12 +180,16 @@ def load_settings(
     sources: dict[str, str] = {}
     layers: list[tuple[str, dict[str, Any]]] = []
     ignored: dict[str, Any] = {}
+    suspended = False
     if repo is not None and (repo / ".kiln.toml").is_file():
         repo_layer = rules_layer.gathered(_flatten(_read_toml(repo / ".kiln.toml")))
         trusted = trust.is_trusted(repo)
         ignored = {k: v for k, v in repo_layer.items() if not repo_keys.honoured(k, trusted)}
         if "hooks" in repo_layer and not trust.hooks_trusted(repo):  # what they run changed
             ignored["hooks"] = repo_layer["hooks"]
+        suspended = trusted and trust.suspended(repo)
+        if suspended:  # an apply since the trust: what runs on the host waits for it again
+            ignored.update({k: v for k, v in repo_layer.items() if trust.host_side_key(k)})
         repo_layer = {k: v for k, v in repo_layer.items() if k not in ignored}
         layers.append((str(repo / ".kiln.toml"), repo_layer))
     user_file = paths.user_config_file()
@@ -208,8 +215,9 @@ def load_settings(
     hooks = rules_layer.hooks_in(layers)
     built = _build(rules_layer.without(raw), sources)
     return dataclasses.replace(
-        built, ignored=ignored, flags=dict(overrides or {}), permissions=rules, hooks=hooks
-    )
+        built, ignored=ignored, flags=dict(overrides or {}), permissions=rules, hooks=hooks,
+        trust_suspended=suspended,
+    )  # fmt: skip
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -82,7 +82,14 @@ def honoured(key: str, trusted: bool) -> bool:
     return row.rule is RepoRule.HARMLESS
 
 
-def why_ignored(key: str) -> str:
+def why_ignored(key: str, suspended: bool = False) -> str:
+    """Why a repository's `key` is ignored; `suspended`: it was trusted, but kiln applied
+    a change since, and the key runs something on the host (`trust.suspend`)."""
+    if suspended:
+        return (
+            "kiln applied changes to this repository since you trusted it, and it runs on "
+            "your machine; read them, then `kiln trust` honours it again"
+        )
     row = rule_for(key)
     if row is not None and row.rule is RepoRule.NEVER:
         return f"only your own config.toml may set it ({row.why})"

@@ -66,6 +66,14 @@ def fingerprint(repo: Path, name: str = REPO_FILE) -> str:
 MCP_RUNS = ".mcp.json runs"
 # And one over the files the repository's hooks run (`.claude/settings.json`, `.kiln.toml`).
 HOOK_RUNS = "hooks run"
+# Set by an apply: what runs on the host waits for `kiln trust` again.
+APPLIED_SINCE = "applied since"
+# The person's own choice (`kiln trust --hooks-on-host`): the repository's hooks run on
+# the host rather than in a sandbox, until the next apply.
+HOOKS_ON_HOST = "hooks on host"
+# What a repository's `.kiln.toml` sets that runs on the host (or with the network the
+# person's own config may give setup): waits for trust again after an apply.
+HOST_SIDE_KEYS = ("sandbox.setup", "mcp_servers.")
 
 
 def _entry(repo: Path) -> dict[str, object]:
@@ -86,6 +94,8 @@ def is_trusted(repo: Path, name: str = REPO_FILE) -> bool:
     now = fingerprint(repo, name)
     if not now or _entry(repo).get(name) != now:
         return False
+    if name == MCP_FILE and suspended(repo):
+        return False  # its servers run on the host: an apply since then ends that
     # An entry from before the scripts were covered has no MCP_RUNS: it trusts no script.
     if name == CLAUDE_FILE:
         return hooks_trusted(repo)
@@ -98,20 +108,67 @@ def hooks_trusted(repo: Path) -> bool:
     return _entry(repo).get(HOOK_RUNS) == host_code.run_fingerprint(repo, runs)
 
 
-def trust(repo: Path) -> None:
+def suspended(repo: Path) -> bool:
+    """kiln applied a diff here since the person last trusted it."""
+    return bool(_entry(repo).get(APPLIED_SINCE))
+
+
+def hooks_on_host(repo: Path) -> bool | None:
+    """True: the person let this repository's hooks run on the host, and nothing was
+    applied since; None: they did, but an apply since then suspended it; False: never."""
+    if not _entry(repo).get(HOOKS_ON_HOST):
+        return False
+    return None if suspended(repo) else True
+
+
+def host_side_key(key: str) -> bool:
+    return any(key == k or (k.endswith(".") and key.startswith(k)) for k in HOST_SIDE_KEYS)
+
+
+SUSPENDED = (
+    "kiln applied changes to a repository you trusted: what it runs on your machine (the "
+    "servers of its .mcp.json, its [sandbox] setup and [mcp_servers], hooks you let run on "
+    "the host) waits until you read them and run `kiln trust` again; its hooks keep running "
+    "in the sandbox."
+)
+
+
+def suspend(repo: Path) -> bool:
+    """After an apply: what the repository runs on the host waits for `kiln trust` again.
+    True when this ended a trust (said once: later applies find it suspended already)."""
+    key = str(repo.resolve())
+    trusted = dict(_trusted())
+    entry = _entry(repo)
+    if not entry or entry.get(APPLIED_SINCE):
+        return False
+    trusted[key] = {**entry, APPLIED_SINCE: True}
+    _write(trusted)
+    return True
+
+
+def trust(repo: Path, *, on_host: bool = False) -> None:
     trusted: dict[str, object] = dict(_trusted())
-    entry = {name: fingerprint(repo, name) for name in TRUSTED_FILES if fingerprint(repo, name)}
+    entry: dict[str, object] = {
+        name: fingerprint(repo, name) for name in TRUSTED_FILES if fingerprint(repo, name)
+    }
     if MCP_FILE in entry:
         entry[MCP_RUNS] = host_code.run_fingerprint(repo)
     entry[HOOK_RUNS] = host_code.run_fingerprint(repo, host_code.hook_run_paths(repo))
+    if on_host:
+        entry[HOOKS_ON_HOST] = True
     trusted[str(repo.resolve())] = entry
+    _write(trusted)
+
+
+def _write(trusted: dict[str, object]) -> None:
     paths.config_dir().mkdir(parents=True, exist_ok=True, mode=0o700)
     trust_file().write_text(json.dumps(trusted, indent=2) + "\n", encoding="utf-8")
 
 
 def main(args: argparse.Namespace) -> int:
-    """`kiln trust [PATH]`: honour PATH's .kiln.toml in full, and start the MCP servers its
-    .mcp.json names, as the files are now."""
+    """`kiln trust [PATH] [--hooks-on-host]`: honour PATH's .kiln.toml in full, start the
+    MCP servers its .mcp.json names and run its hooks (in a sandbox, or on the host with
+    --hooks-on-host), as the files are now, until the next apply."""
     from agent.settings.repo import find_repo
 
     repo = find_repo(args.path)
@@ -119,13 +176,15 @@ def main(args: argparse.Namespace) -> int:
     if not present:
         print(f"{repo} has no {REPO_FILE}, {MCP_FILE} or {CLAUDE_FILE}; there is nothing to trust.")
         return 0
-    trust(repo)
+    on_host = bool(getattr(args, "hooks_on_host", False))
+    trust(repo, on_host=on_host)
     runs = host_code.mcp_run_paths(repo) if MCP_FILE in present else []
     runs += host_code.hook_run_paths(repo)
     also = f" (with what its servers and hooks run: {', '.join(runs)})" if runs else ""
+    where = "on your machine" if on_host else "in a sandbox"
     print(
         f"Trusted {' and '.join(str(repo / name) for name in present)}{also} as they are now; "
-        "if one changes, kiln ignores what it asks of your machine again until you run "
-        "`kiln trust` once more."
+        f"its hooks run {where}. If one changes, or kiln applies a change here, kiln "
+        "ignores what it asks of your machine again until you run `kiln trust` once more."
     )
     return 0

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from agent.errors import ExitCode, UsageError
+from agent.settings import trust
 from agent.store.db import Store
 from agent.vcs.apply import apply_to_host
 from agent.vcs.flagged import flags_for
@@ -34,6 +35,8 @@ def main(args: argparse.Namespace) -> int:
         return int(ExitCode.TASK_FAILED)
     written = asyncio.run(apply_to_host(Path(row.repo), diff, three_way=args.three_way))
     print(f"Applied to {row.repo}: {', '.join(written)}.")
+    if written and trust.suspend(Path(row.repo)):
+        print(trust.SUSPENDED)
     return 0
 
 

@@ -19,6 +19,7 @@ from agent.hooks.runner import HookRunner
 from agent.present import changed_paths, flag_config
 from agent.run.core import Emit, LoopDeps, Run
 from agent.run.sampling import ask_once
+from agent.settings import trust
 from agent.settings.config import Settings
 from agent.tools.gate import ApprovalGate
 from agent.tools.testdigest import TestDigest
@@ -170,6 +171,8 @@ async def apply_diff(
                 Level.WARNING,
             )
         )
+    if written and await asyncio.to_thread(trust.suspend, repo):
+        emit(Notice(trust.SUSPENDED, Level.WARNING))
     return written, True
 
 

@@ -101,10 +101,17 @@ def test_a_hook_that_crashes_blocks_too_and_says_so(repo: Path, command: str, wh
     assert [e["outcome"] for e in events if e["type"] == "hook_ran"] == ["failed"]
 
 
+# A repository's guard: it runs in the sandbox, so it logs where the sandbox can write (the
+# workspace's .git, which no diff holds) and the model's next command reads the log back.
+REPO_GUARD = GUARD.replace("$CLAUDE_PROJECT_DIR/../hook.log", "$CLAUDE_PROJECT_DIR/.git/hook.log")
+READ_LOG = {"name": "run", "arguments": {"command": "ls pushed; cat .git/hook.log"}}
+REPO_SCRIPT = [{"tool_calls": [PUSH]}, {"tool_calls": [READ_LOG]}, {"tool_calls": [FINISH]}]
+
+
 def test_a_repository_hook_runs_only_once_trusted_and_as_trusted(repo: Path) -> None:
     (repo / ".claude" / "hooks").mkdir(parents=True)
     guard = repo / ".claude" / "hooks" / "guard.sh"
-    guard.write_text(GUARD)
+    guard.write_text(REPO_GUARD)
     guard.chmod(0o755)
     settings = {
         "hooks": {
@@ -117,32 +124,36 @@ def test_a_repository_hook_runs_only_once_trusted_and_as_trusted(repo: Path) -> 
         }
     }
     (repo / ".claude" / "settings.json").write_text(json.dumps(settings))
-    log = repo.parent / "hook.log"
+    host_log = repo / ".git" / "hook.log"  # where it would log, had it run on the host
 
-    with ScriptedServer(SCRIPT) as server:
+    with ScriptedServer(REPO_SCRIPT) as server:
         _, events, _ = stream(repo, server)
         told = tool_replies(server)
-    assert not log.exists() and not any(e["type"] == "hook_ran" for e in events)
+    assert not any(e["type"] == "hook_ran" for e in events)
     assert "names 1 hook(s), which kiln does not run" in json.dumps(events)
-    assert "No such file" not in told[1]  # unguarded: the command ran
+    assert "hook.log: No such file" in told[1]  # unguarded: no log...
+    assert "cannot access 'pushed'" not in told[1]  # ...and the command ran
 
     trusted = kiln("trust", str(repo))
-    assert ".claude/hooks/" in trusted.stdout, trusted.stdout
-    with ScriptedServer(SCRIPT) as server:
+    assert ".claude/hooks/" in trusted.stdout and "in a sandbox" in trusted.stdout
+    with ScriptedServer(REPO_SCRIPT) as server:
         _, events, _ = stream(repo, server)
         told = tool_replies(server)
     assert told[0].startswith("Blocked by a PreToolUse hook: pushing is for people, not agents")
-    call = json.loads(log.read_text().splitlines()[0])
+    ran = [e for e in events if e["type"] == "hook_ran"]
+    assert [(e["outcome"], e["in_sandbox"]) for e in ran] == [("blocked", True), ("allowed", True)]
+    logged = [line for line in told[1].splitlines() if line.startswith("{")]
+    call = json.loads(logged[0])  # the log the hook wrote in the sandbox
     assert call["hook_event_name"] == "PreToolUse" and call["tool_name"] == "run"
     assert call["tool_input"]["command"] == PUSH["arguments"]["command"]
-    assert call["session_id"] and call["cwd"] == str(repo)
+    assert call["session_id"] and call["cwd"] == "/workspace"
+    assert not host_log.exists()  # it ran in the sandbox, never on this machine
 
     # The script changed (as a model's applied diff could change it): trust is gone.
-    guard.write_text(GUARD.replace("exit 2", "exit 0"))
-    log.unlink()
-    with ScriptedServer(SCRIPT) as server:
+    guard.write_text(REPO_GUARD.replace("exit 2", "exit 0"))
+    with ScriptedServer(REPO_SCRIPT) as server:
         _, events, _ = stream(repo, server)
-    assert not log.exists() and not any(e["type"] == "hook_ran" for e in events)
+    assert not any(e["type"] == "hook_ran" for e in events)
     assert os.access(guard, os.X_OK)
 
 

@@ -106,12 +106,15 @@ def test_a_repository_s_hooks_wait_for_trust_and_config_show_lists_them(
 
     trust.trust(tmp_path)
     hooks, notes = session_hooks(load_settings(tmp_path, env={}), tmp_path)
-    assert [h.command for h in hooks] == ["./guard.sh", "notify-send done", "./c.sh"]
+    # The person's own first, on the host; the repository's after them, in the sandbox.
+    assert [(h.command, h.in_sandbox) for h in hooks] == [
+        ("notify-send done", False), ("./guard.sh", True), ("./c.sh", True),
+    ]  # fmt: skip
     assert notes == []
     config_show(argparse.Namespace(repo=str(tmp_path)))
     out = capsys.readouterr().out
     assert "'Stop: notify-send done'" in out and f"({user})" in out
-    assert "'PreToolUse [Bash]: ./c.sh'" in out
+    assert "'PreToolUse [Bash]: ./c.sh (in the sandbox)'" in out
 
     (tmp_path / "guard.sh").write_text("exit 0  # changed\n")  # what the hook runs changed
     changed = load_settings(tmp_path, env={})
