@@ -20,7 +20,6 @@ import contextlib
 import dataclasses
 import functools
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 from agent.approval import Approver, Mode
 from agent.boundary import one_sentence
@@ -37,6 +36,7 @@ from agent.run.state import RunState
 from agent.session import models, resume, startup
 from agent.session.parts import SessionParts
 from agent.settings.config import Limits, McpServer, Settings
+from agent.settings.repo import stored_repo
 from agent.store.db import Store
 from agent.vcs.landing import commit_applied, land, provenance, undo_applied, undo_step
 
@@ -272,7 +272,8 @@ class Session(SessionParts):
         saved = resume.stored(store, session_id)
         row = saved.row
         mode = mode or Mode(row.mode or "ask")
-        session = cls(settings, Path(row.repo), approver, mode, session_id=row.id,
+        repo = stored_repo(row.repo, "start a new session in the repository where it is now.")
+        session = cls(settings, repo, approver, mode, session_id=row.id,
                       client=client, store=store, mcp_servers=mcp_servers)  # fmt: skip
         session.conversation.history, session.events = saved.history, saved.events
         session._restore_diff = saved.diff

@@ -21,3 +21,19 @@ def find_repo(raw: str) -> Path:
             f"(`git clone {path} DIR`) and run kiln there."
         )
     raise UsageError(f"{path} is not inside a git repository; run `git init` there first.")
+
+
+def still_there(raw: str) -> bool:
+    """Whether the repository a stored session worked on is still where it was: the person
+    may have moved or deleted it since, and every git command kiln would run in it (the
+    flags' hooks folder, the apply itself) needs it there."""
+    return (Path(raw) / ".git").exists()
+
+
+def stored_repo(raw: str, what_to_do: str) -> Path:
+    """A stored session's repository, or one sentence saying it is gone and `what_to_do`."""
+    if not still_there(raw):
+        raise UsageError(
+            f"The session's repository {raw} is no longer there (moved or deleted); {what_to_do}"
+        )
+    return Path(raw)

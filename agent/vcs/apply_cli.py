@@ -10,7 +10,9 @@ from pathlib import Path
 
 from agent.errors import ExitCode, UsageError
 from agent.settings import trust
+from agent.settings.repo import still_there
 from agent.store.db import Store
+from agent.store.rescue import keep_patch
 from agent.vcs.apply import apply_to_host
 from agent.vcs.flagged import flags_for
 
@@ -29,7 +31,10 @@ def main(args: argparse.Namespace) -> int:
     if not diff.strip():
         print(f"Session {row.id} has no changes to apply.")
         return 0
-    flags = flags_for(Path(row.repo), diff)
+    if not still_there(row.repo):
+        raise _gone(row.repo, row.id, diff)
+    repo = Path(row.repo)
+    flags = flags_for(repo, diff)
     if flags and not args.yes and not _confirmed(flags):
         print("Nothing was applied.")
         return int(ExitCode.TASK_FAILED)
@@ -38,6 +43,21 @@ def main(args: argparse.Namespace) -> int:
     if written and trust.suspend(Path(row.repo)):
         print(trust.SUSPENDED)
     return 0
+
+
+def _gone(raw: str, session: str, diff: str) -> UsageError:
+    """The sentence for a session whose repository was moved or deleted; its changes are
+    kept as a patch for the person to apply where the repository is now."""
+    kept = keep_patch(Path(raw), session, diff)
+    what_to_do = (
+        f"its changes are in {kept}: run `git apply {kept}` in the repository where it is now."
+        if kept
+        else f"move it back and run `kiln apply {session}` again."
+    )
+    return UsageError(
+        f"The repository of session {session}, {raw}, is no longer there (moved or deleted); "
+        + what_to_do
+    )
 
 
 def _confirmed(flags: tuple[str, ...]) -> bool:
