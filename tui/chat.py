@@ -26,6 +26,7 @@ from rich.syntax import Syntax
 from agent import commands
 from agent.errors import KilnError
 from agent.events import Finished, StopReason
+from agent.present import escape_controls
 from tui.history import history_file
 from tui.launch import Launch, launch_from_args
 from tui.line_render import LineApprover, LineRenderer
@@ -182,7 +183,8 @@ class LineMode:
             self.renderer.note(output.text, output.level)
         elif isinstance(output, commands.ShowDiff):
             self.renderer.pause()
-            self.console.print(Syntax(output.diff, "diff", theme="ansi_dark", word_wrap=True))
+            diff = escape_controls(output.diff)  # the model's bytes, not the terminal's
+            self.console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
         else:
             self.renderer.show(output)
 

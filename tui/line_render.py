@@ -52,6 +52,7 @@ from agent.present import (
     candidates_line,
     compacted_line,
     denied_line,
+    escape_controls,
     hook_line,
     human_tokens,
     shape_line,
@@ -86,13 +87,14 @@ class LineRenderer:
 
     def note(self, message: str, level: str = "info") -> None:
         self.pause()
-        self.console.print(Text(message, style=LEVEL_STYLES.get(level, "")))
+        # A note may quote a tool's output or a hook's words: rich passes ESC through.
+        self.console.print(Text(escape_controls(message), style=LEVEL_STYLES.get(level, "")))
 
     def show(self, event: Event) -> None:
         self.meter.apply(event)
         match event:
             case TextDelta():
-                self._text += event.text
+                self._text += escape_controls(event.text)
                 if self._live is None:
                     self._live = Live(
                         Markdown(self._text), console=self.console, refresh_per_second=10
@@ -102,7 +104,7 @@ class LineRenderer:
                     self._live.update(Markdown(self._text))
             case AssistantMessage():
                 if self._live is None and event.text.strip():
-                    self.console.print(Markdown(event.text))
+                    self.console.print(Markdown(escape_controls(event.text)))
                 self.pause()
             case ToolCallStarted():
                 self.note(f"▸ {call_head(event)}")
@@ -131,7 +133,7 @@ class LineRenderer:
                 done = event.status == RunStatus.DONE
                 self.note(finished_summary(event), "success" if done else "warning")
                 if event.summary:
-                    self.console.print(Markdown(event.summary))
+                    self.console.print(Markdown(escape_controls(event.summary)))
                 if self._changed:
                     self.note(APPLY_HINT.format(n=len(self._changed)))
                 self.note(self.meter_line())
@@ -166,11 +168,13 @@ class LineApprover:
     async def decide(self, request: ApprovalRequest) -> Decision:
         console = self.renderer.console
         self.renderer.pause()
-        console.rule(Text(request.summary, style="bold"))
+        # What the model asks to run or write, shown as it is but for control characters.
+        console.rule(Text(escape_controls(request.summary, one_line=True), style="bold"))
         if request.command:
-            console.print(Text(f"$ {request.command}", style="bold yellow"))
+            console.print(Text(f"$ {escape_controls(request.command)}", style="bold yellow"))
         if request.diff:
-            console.print(Syntax(request.diff, "diff", theme="ansi_dark", word_wrap=True))
+            diff = escape_controls(request.diff)
+            console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
         while True:
             answer = (
                 (await self.prompt.prompt_async("Approve? [y]es / [n]o / [a]lways this session: "))

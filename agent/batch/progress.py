@@ -11,7 +11,7 @@ import json
 import time
 from typing import Any, TextIO
 
-from agent.present import cost_text, human_duration
+from agent.present import cost_text, escape_controls, human_duration
 
 MARKS = {"solved": "✓", "failed": "✗", "error": "!"}
 
@@ -102,5 +102,7 @@ class Progress:
             self.err.flush()
 
     def _line(self, text: str) -> None:
-        self.err.write(("\r\033[K" if self.live else "") + text + "\n")
+        # A task's id and summary come from the TASKS file and the model: escaped, so only
+        # kiln's own "\r\033[K" redraws the status line.
+        self.err.write(("\r\033[K" if self.live else "") + escape_controls(text) + "\n")
         self.redraw()

@@ -7,6 +7,7 @@ import json
 
 from agent.cost.report import per_model, per_request, summed, text_report
 from agent.errors import UsageError
+from agent.present import escape_controls
 from agent.store.db import Store
 
 
@@ -35,10 +36,11 @@ def main(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    print(f"session {row.id}  {row.title[:60]}")
+    # The task and the models' names are stored as given: their control characters shown.
+    print(escape_controls(f"session {row.id}  {row.title[:60]}", one_line=True))
     if not lines:
         print("No model requests stored for this session.")
         return 0
     for text in text_report(lines):
-        print(text)
+        print(escape_controls(text, one_line=True))
     return 0

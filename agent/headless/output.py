@@ -180,6 +180,7 @@ def early_report(
         "applied": [],
         "not_applied": None,
         "denied": [],
+        "notes": [],
         "usage": usage_dict(Usage()),
         "usage_line": "",
         "cost_usd": 0.0,

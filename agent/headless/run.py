@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.errors import ExitCode, KilnError, UsageError
+from agent.present import escape_controls
 from agent.settings.config import Settings
 from agent.settings.flags import settings_for
 from agent.settings.repo import find_repo
@@ -174,13 +175,16 @@ async def run_headless(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             for signum in signals:
                 loop.add_signal_handler(signum, session.cancel)
-        for notice in [*notices, *session.start_notes]:
+        # What the start says (a repository's hooks not run, its MCP servers waiting for
+        # trust): a Notice each for the text and the stream, and the result's `notes`.
+        start_notes = [*notices, *session.start_notes]
+        for notice in start_notes:
             session.notice(notice)
         # The wall clock counts from the command's start, as the person does: a slow start
         # (a model server still busy with the last run) must not push the end past it.
         # A one-time set-up (building the sandbox image) is not the run's time.
         finished = await _drive(session, args, out, err, None if set_up else started)
-        return await _conclude(session, args, finished, started, out, err)
+        return await _conclude(session, args, finished, started, out, err, start_notes)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             for signum in signals:
@@ -350,8 +354,8 @@ def _emit(event: Event, fmt: str, out: TextIO, err: TextIO) -> None:
         from agent.headless.output import render_text
 
         line = render_text(event)
-        if line:
-            err.write(line + "\n")
+        if line:  # the model's words and a tool's output: their control characters shown
+            err.write(escape_controls(line) + "\n")
             err.flush()
 
 
@@ -362,6 +366,7 @@ async def _conclude(
     started: float,
     out: TextIO,
     err: TextIO,
+    notes: list[str],
 ) -> int:
     from agent.events import Applied, StopReason, TaskShape
 
@@ -423,17 +428,18 @@ async def _conclude(
     report["patch_out"] = written
     report["not_applied"] = not_applied or None
     report["denied"] = denied
+    report["notes"] = notes
     report["store_error"] = store_failure
     report["patch_kept"] = kept
     if args.output_format == "text":
-        out.write(_text_summary(report) + "\n")
+        out.write(escape_controls(_text_summary(report)) + "\n")
     else:
         out.write(json.dumps(report) + "\n")
     out.flush()
     if finished.stop_reason in (StopReason.MODEL_ERROR, StopReason.SANDBOX_ERROR) or (
         finished.stop_reason is StopReason.APPROVAL_NEEDED
     ):
-        err.write(f"kiln: {finished.summary}\n")
+        err.write(f"kiln: {escape_controls(finished.summary)}\n")
     for failure in (patch_failure, store_failure):
         if failure:
             err.write(f"kiln: {failure}" + (f" The diff is kept in {kept}.\n" if kept else "\n"))

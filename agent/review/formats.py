@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent.present import format_usage, usage_dict
+from agent.present import escape_controls, format_usage, usage_dict
 from agent.review.findings import Finding
 from agent.review.reviewer import ReviewResult
 
@@ -70,7 +70,8 @@ def as_text(result: ReviewResult) -> str:
     if tail:
         lines += ["", *tail]
     lines.append(f"usage: {format_usage(result.usage, result.cost_usd)}")
-    return "\n".join(lines)
+    # Titles, bodies and commit subjects are the model's and the repository's words.
+    return escape_controls("\n".join(lines))
 
 
 def _cell(text: str) -> str:
@@ -95,4 +96,4 @@ def as_markdown(result: ReviewResult) -> str:
     tail = [t for t in (_tests_line(result.tests), *result.notes) if t]
     lines += ["", *(f"- {t}" for t in tail)] if tail else []
     lines += ["", f"_{format_usage(result.usage, result.cost_usd)}_"]
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))

@@ -12,8 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import UsageError
-from agent.present import cost_text
+from agent.present import cost_text, escape_controls
 from agent.store.db import SessionRow, Store
+
+
+def _say(text: object = "", *, one_line: bool = False) -> None:
+    """Print what a session stored: its task, the model's words, a tool's output are not
+    kiln's own, and a control character in them would reach the terminal."""
+    print(escape_controls(str(text), one_line=one_line))
 
 
 def _when(ts: float) -> str:
@@ -44,18 +50,19 @@ def main(args: argparse.Namespace) -> int:
 def _list(store: Store) -> int:
     rows = store.sessions()
     if not rows:
-        print("No sessions stored yet.")
+        _say("No sessions stored yet.")
         return 0
     width = max(len("status"), *(len(row.outcome) for row in rows))
-    print(
+    _say(
         f"{'id':<12}  {'updated':<16}  {'status':<{width}}  {'steps':>5}  {'tokens':>8}  "
         f"{'repository':<{REPO_WIDTH}}  task"
     )
     for row in rows:
-        print(
+        _say(
             f"{row.id:<12}  {_when(row.updated):<16}  {row.outcome:<{width}}  "
             f"{row.steps:>5}  {row.tokens:>8}  {_short_repo(row.repo):<{REPO_WIDTH}}  "
-            f"{row.title[:60]}"
+            f"{row.title[:60]}",
+            one_line=True,
         )
     return 0
 
@@ -73,12 +80,12 @@ def _short_repo(repo: str) -> str:
 
 
 def _show(store: Store, row: SessionRow) -> int:
-    print(f"session   {row.id}")
-    print(f"repo      {row.repo}")
-    print(f"model     {row.model}   mode {row.mode}")
-    print(f"task      {row.title}")
-    print(f"status    {row.outcome} ({row.stop_reason or '-'}), {row.steps} steps")
-    print(f"usage     {row.tokens} tokens, {cost_text(row.cost_usd, 0)}")
+    _say(f"session   {row.id}")
+    _say(f"repo      {row.repo}")
+    _say(f"model     {row.model}   mode {row.mode}")
+    _say(f"task      {row.title}")
+    _say(f"status    {row.outcome} ({row.stop_reason or '-'}), {row.steps} steps")
+    _say(f"usage     {row.tokens} tokens, {cost_text(row.cost_usd, 0)}")
     requests = store.requests(row.id)
     if requests:
         cached = sum(r["cached"] for r in requests)
@@ -91,47 +98,45 @@ def _show(store: Store, row: SessionRow) -> int:
         )
         if ttfts:
             line += f", median time to first token {sorted(ttfts)[len(ttfts) // 2]:.2f}s"
-        print(line)
-    print()
+        _say(line)
+    _say()
     for event in store.events(row.id):
         kind = event["type"]
         if kind == "tool_call_started":
-            print(f"  → {event['name']} {json.dumps(event['arguments'])[:100]}")
+            _say(f"  → {event['name']} {json.dumps(event['arguments'])[:100]}")
         elif kind == "tool_call_finished" and not event["ok"]:
-            print(
+            _say(
                 f"    ✗ {event['output'].strip().splitlines()[0][:100] if event['output'].strip() else ''}"
             )
         elif kind == "assistant_message":
-            print(f"  model: {event['text'].strip()[:200]}")
+            _say(f"  model: {event['text'].strip()[:200]}")
         elif kind == "tests_ran":
-            print(
+            _say(
                 f"  tests: {event['passed']} passed, {event['failed']} failed, {event['errors']} errors"
             )
         elif kind == "finished":
-            print(
-                f"  finished: {event['status']} ({event['stop_reason']}) {event['summary'][:200]}"
-            )
+            _say(f"  finished: {event['status']} ({event['stop_reason']}) {event['summary'][:200]}")
     return 0
 
 
 def _show_requests(store: Store, row: SessionRow) -> int:
     """Exactly what the model saw at each request, and what it answered."""
-    print(f"session {row.id}  {row.title[:60]}")
+    _say(f"session {row.id}  {row.title[:60]}", one_line=True)
     for number, (request, exchange) in enumerate(
         zip(store.requests(row.id), store.exchanges(row.id), strict=True), 1
     ):
         cost = cost_text(request["cost_usd"] if request["model"] else None, 0)
-        print(
+        _say(
             f"\n=== request {number} · step {request['step'] or '-'} · {request['role'] or 'main'}"
             f" · {request['model'] or '(model not recorded)'} · {request['uncached']} uncached,"
             f" {request['cached']} cached, {request['cache_write']} cache-write in,"
             f" {request['output']} out · {cost}"
         )
         if exchange["messages"] is None:
-            print("(stored before kiln kept each request's messages)")
+            _say("(stored before kiln kept each request's messages)")
             continue
         tools = exchange["tools"] or []
-        print(f"--- tools ({len(tools)}): {', '.join(t['name'] for t in tools) or '(none)'}")
+        _say(f"--- tools ({len(tools)}): {', '.join(t['name'] for t in tools) or '(none)'}")
         for index, message in enumerate(exchange["messages"], 1):
             _print_message(f"{index} {message['role']}", message)
         if exchange["reply"] is not None:
@@ -141,11 +146,11 @@ def _show_requests(store: Store, row: SessionRow) -> int:
 
 def _print_message(head: str, message: dict[str, Any]) -> None:
     extra = f" (result of {message['tool_call_id']})" if message.get("tool_call_id") else ""
-    print(f"--- [{head}]{extra}")
+    _say(f"--- [{head}]{extra}")
     if message.get("content"):
-        print(message["content"])
+        _say(message["content"])
     for call in message.get("tool_calls") or []:
-        print(f"→ {call['name']} {json.dumps(call['arguments'])} (id {call['id']})")
+        _say(f"→ {call['name']} {json.dumps(call['arguments'])} (id {call['id']})")
 
 
 def _export(store: Store, row: SessionRow) -> int:
