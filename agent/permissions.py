@@ -10,10 +10,13 @@ A rule is `KIND: PATTERN`. `run` matches the command line, `edit` the file's pat
 repository, `mcp` an MCP tool's name (`mcp__SERVER__TOOL`). Claude Code's own spelling
 is read too: `Bash(npm test:*)`, `Edit(docs/**)`, `Write(...)`, `mcp__server__tool`.
 Patterns are fnmatch-style: for a command `*` is any text; for a path `*` stays within
-one folder and `**` crosses folders. A command is matched whole and, for deny and ask,
-each command of its list or pipeline as well (`make && git push` is a `git push`); for
-allow every one of its commands must be allowed. It is a guard against the model's
-habits, not the sandbox: the sandbox is what keeps the machine safe.
+one folder and `**` crosses folders. A command line is matched whole and, as parsed
+(`agent/shell/`), each command it would run, by each spelling (`sh -c 'git push'`,
+`timeout 5 /usr/bin/git -C . push` are each a `git push`): deny and ask hold when any
+matches; allow needs every command allowed. A line kiln cannot read whole (no parse, a
+script made when it runs) asks where a deny or ask rule exists, and is never allowed.
+It is a guard against the model's habits, not the sandbox: a script the model writes and
+runs is not seen, and the sandbox is what keeps the machine safe.
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ from __future__ import annotations
 import enum
 import fnmatch
 import re
-import shlex
 from dataclasses import dataclass
 
 from agent.approval import Action
+from agent.shell.parse import commands_in
+from agent.shell.words import could_match
 
 
 class Effect(enum.StrEnum):
@@ -117,6 +121,13 @@ class Ruling:
 
     effect: Effect
     rule: Rule
+    why: str = ""  # an ask no rule matched outright: why the rules cannot tell
+
+    @property
+    def reason(self) -> str:
+        if not self.why:
+            return f"asked by the rule {self.rule.describe()}"
+        return f"asked: {self.why}, so the rule {self.rule.describe()} may apply"
 
 
 @dataclass(frozen=True)
@@ -134,57 +145,57 @@ class PermissionRules:
         mine = [r for r in self.rules if r.action is action]
         if not mine or not subject.strip():
             return None
-        subjects = _subjects(action, subject)
-        for effect in (Effect.DENY, Effect.ASK):
+        if action is Action.COMMAND:
+            return _command_verdict(mine, subject)
+        subject = subject.strip().removeprefix("./") if action is Action.EDIT else subject.strip()
+        for effect in STRENGTH:
             for rule in mine:
-                if rule.effect is effect and any(rule.matches(s) for s in subjects):
+                if rule.effect is effect and rule.matches(subject):
                     return Ruling(effect, rule)
-        allows = [r for r in mine if r.effect is Effect.ALLOW]
-        whole = subjects[0]
-        if action is Action.COMMAND and len(subjects) > 1:
-            # Each command of a list must be allowed on its own; `npm test*` would otherwise
-            # allow `npm test && curl ...` as a whole.
-            found = [next((r for r in allows if r.matches(s)), None) for s in subjects[1:]]
-            first = found[0] if found and all(found) else None
-            return Ruling(Effect.ALLOW, first) if first else None
-        allowed = next((r for r in allows if r.matches(whole)), None)
-        return Ruling(Effect.ALLOW, allowed) if allowed else None
+        return None
+
+
+def _command_verdict(rules: list[Rule], line: str) -> Ruling | None:
+    """`run:` rules over the line and every command it would run, by every spelling: deny
+    and ask when any matches, allow when each command is allowed. What the parse cannot
+    know is asked where a deny or ask rule might name it, and never allowed."""
+    parsed = commands_in(line)
+    forms = [form for command in parsed.commands for form in command.forms]
+    texts = [_squeeze(line), *(form.text for form in forms)]
+    guards = [r for r in rules if r.effect is not Effect.ALLOW]
+    for effect in (Effect.DENY, Effect.ASK):
+        for rule in guards:
+            if rule.effect is effect and any(rule.matches(text) for text in texts):
+                return Ruling(effect, rule)
+    if guards and parsed.unknown:
+        return Ruling(
+            Effect.ASK, guards[0], f"kiln cannot tell all this line runs ({parsed.unknown})"
+        )
+    for rule in guards:
+        unknown = next((f for f in forms if not f.known and could_match(rule.pattern, f)), None)
+        if unknown is not None:
+            why = (
+                f"`{unknown.shown}` is known only when it runs, and it could be what the rule names"
+            )
+            return Ruling(Effect.ASK, rule, why)
+    allows = [r for r in rules if r.effect is Effect.ALLOW]
+    if parsed.unknown or not allows:
+        return None
+    if not parsed.commands:  # assignments alone: the line is all there is to match
+        whole = next((r for r in allows if r.matches(texts[0])), None)
+        return Ruling(Effect.ALLOW, whole) if whole else None
+    # Each command must be allowed on its own: `npm test*` would otherwise allow
+    # `npm test && curl ...` as a whole. Words taken from input are no spelling to allow.
+    found = [
+        next((r for f in c.forms if not f.open_tail for r in allows if r.matches(f.text)), None)
+        for c in parsed.commands
+    ]
+    first = found[0] if all(found) else None
+    return Ruling(Effect.ALLOW, first) if first else None
 
 
 def _squeeze(text: str) -> str:
     return " ".join(text.split())
-
-
-_SPLIT = re.compile(r"&&|\|\||[;|\n]|(?<![<>&])&(?![<>&])")  # not 2>&1, &>
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*\s*")
-
-
-def _subjects(action: Action, subject: str) -> list[str]:
-    """What a rule is matched against: the whole, then (for a command) each of its parts."""
-    if action is Action.EDIT:
-        return [subject.strip().removeprefix("./")]
-    if action is not Action.COMMAND:
-        return [subject.strip()]
-    whole = _squeeze(subject)
-    parts = []
-    for part in _SPLIT.split(subject):
-        part = part.strip().lstrip("({").rstrip(")}").strip()
-        while _ASSIGNMENT.match(part):  # FOO=1 git push is a git push
-            part = _ASSIGNMENT.sub("", part, count=1)
-        for wrapper in ("sudo ", "env ", "exec ", "command ", "nohup ", "time "):
-            while part.startswith(wrapper):
-                part = part[len(wrapper) :].lstrip()
-        if part:
-            parts.append(_squeeze(_unquoted(part)))
-    return [whole, *parts] if parts else [whole]
-
-
-def _unquoted(part: str) -> str:
-    """`git "push"` is `git push`: the words as the shell reads them, when it can."""
-    try:
-        return " ".join(shlex.split(part))
-    except ValueError:
-        return part
 
 
 def path_matches(pattern: str, path: str) -> bool:
@@ -240,11 +251,12 @@ def implied_rule(action: Action, command: str = "", path: str = "") -> str | Non
         return f"edit: {folder}/**" if folder else f"edit: {path.removeprefix('./')}"
     if action is not Action.COMMAND:
         return None
-    subjects = _subjects(action, command)
-    if len(subjects) != 2:  # nothing, or a list or pipeline of commands
+    parsed = commands_in(command)
+    if parsed.unknown or len(parsed.commands) != 1:  # nothing, or a list of commands
         return None
-    words = subjects[1].split()
-    if not _WORD.match(words[0].rsplit("/", 1)[-1]):
+    form = parsed.commands[0].forms[-1]  # what it runs, its wrappers taken off
+    words = [word.text for word in form.words]
+    if not form.known or not _WORD.match(words[0]):
         return None
     prefix = words[:1]
     if len(words) > 2 and words[1] == "-m" and _WORD.match(words[2]):

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
-from agent.context import grammars
+from agent import grammars
 from agent.context.queries import BY_SUFFIX, LanguageQueries
 
 MAX_FILE_BYTES = 1024 * 1024

@@ -163,7 +163,7 @@ class ApprovalGate:
         if not asked or (remembered in self.always and not flags and not forced):
             return None
         if forced and ruling is not None:
-            summary = f"{summary} (asked by the rule {ruling.rule.describe()})"
+            summary = f"{summary} ({ruling.reason})"
         request = ApprovalRequest(
             request_id=os.urandom(6).hex(),
             action=action,

@@ -49,7 +49,7 @@ MAX_REPORTED = 3
 @functools.cache
 def _parser(language: str) -> Any:
     try:
-        from agent.context import grammars
+        from agent import grammars
 
         return grammars.parser(language)
     except Exception:  # a grammar that is missing or fails to load: no check, never a crash
