@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from agent.errors import ModelError
 from agent.llm import tls
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.profile import ModelProfile
@@ -81,3 +82,47 @@ class _Ok(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *_args: object) -> None:
         pass
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+async def _ask(base_url: str) -> str:
+    client = OpenAICompatClient(ModelProfile(base_url=base_url, model="m", max_retries=0))
+    try:
+        return " ".join([str(event) async for event in client.stream([], [])])
+    finally:
+        await client.aclose()
+
+
+async def test_a_model_server_over_https_is_verified_against_the_ca_bundle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scripted model behind a certificate no CA signed: a model client kiln builds
+    refuses it, and takes it once the bundle (SSL_CERT_FILE) names it."""
+    cert, key = _self_signed(tmp_path)
+    served = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    served.load_cert_chain(cert, key)
+    server = ScriptedServer({"turns": [{"text": "hello"}, {"text": "hello"}]})
+    server._httpd.socket = served.wrap_socket(server._httpd.socket, server_side=True)
+    base_url = server.base_url.replace("http://", "https://")
+    tls._verifying.cache_clear()
+    try:
+        with server:
+            with pytest.raises(ModelError, match="Cannot reach the model server"):
+                await _ask(base_url)
+            assert server.chat_requests == []  # nothing was sent over the refused connection
+            monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+            tls._verifying.cache_clear()
+            assert "hello" in await _ask(base_url)
+            assert len(server.chat_requests) == 1
+    finally:
+        tls._verifying.cache_clear()
