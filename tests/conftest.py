@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +53,17 @@ def require_docker() -> None:
         if IN_CI:
             pytest.fail(f"CI=true and Docker is required: {reason}")
         pytest.skip(reason)
+
+
+def import_or_skip_locally(name: str, how: str) -> Any:
+    """The module `name`; when it is missing, skip locally and fail in CI (CI=true), where
+    `.ci/setup` installs it (`how` says how), so its tests never pass by not running."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        if IN_CI:
+            pytest.fail(f"CI=true and {name} is required ({how}): {exc}", pytrace=False)
+        pytest.skip(f"{name} is not installed ({how})", allow_module_level=True)
 
 
 @pytest.fixture(scope="session")
