@@ -8,13 +8,14 @@ import asyncio
 import sys
 from pathlib import Path
 
-from agent.errors import ExitCode, UsageError
+from agent.errors import ExitCode, KilnError, UsageError
 from agent.settings import trust
+from agent.settings.config import load_settings
 from agent.settings.repo import still_there
 from agent.store.db import Store
 from agent.store.rescue import keep_patch
 from agent.vcs.apply import apply_to_host
-from agent.vcs.flagged import flags_for
+from agent.vcs.flagged import flags_for, refused_by_rules
 
 
 def main(args: argparse.Namespace) -> int:
@@ -34,7 +35,11 @@ def main(args: argparse.Namespace) -> int:
     if not still_there(row.repo):
         raise _gone(row.repo, row.id, diff)
     repo = Path(row.repo)
-    flags = flags_for(repo, diff)
+    rules = load_settings(repo).permissions  # an edit: rule holds for the diff here too
+    denied = refused_by_rules(rules, diff, row.id)
+    if denied is not None:
+        raise KilnError(denied[1])
+    flags = flags_for(repo, diff, rules)
     if flags and not args.yes and not _confirmed(flags):
         print("Nothing was applied.")
         return int(ExitCode.TASK_FAILED)

@@ -1,13 +1,18 @@
 """What in a diff must be seen by the person before it reaches the working tree, whatever
-the approval mode: files that run on the host or steer kiln (`host_code`), and the
-deletion of most of the repository. Each is one short phrase for the approval's question;
-a headless run applies a flagged diff only with `--apply-flagged`."""
+the approval mode: files that run on the host or steer kiln (`host_code`), the deletion
+of most of the repository, and paths an `edit:` ask rule names. Each is one short phrase
+for the approval's question; a headless run applies a flagged diff only with
+`--apply-flagged`. An `edit:` deny rule that names a path of the diff refuses the apply
+(`refused_by_rules`): the model may have changed the file by any tool (`sed -i` in `run`
+as well as `edit_file`), and the diff is what reaches the person's tree."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
+from agent.approval import Action
+from agent.permissions import STRENGTH, Effect, PermissionRules, Rule
 from agent.prompts.rules import RULE_FILES
 from agent.settings import host_code, trust
 from agent.vcs import ledger
@@ -26,10 +31,14 @@ def _named(paths: list[str]) -> str:
     return ", ".join(paths[:SHOWN]) + more
 
 
-def flags_for(repo: Path, diff: str) -> tuple[str, ...]:
+def flags_for(repo: Path, diff: str, rules: PermissionRules | None = None) -> tuple[str, ...]:
     """One phrase per reason `diff` must be looked at; () when nothing is flagged."""
     patches = parse_patches(diff)
-    flags: list[str] = []
+    flags: list[str] = [
+        f"changes {_named(paths)}, which the rule {rule.describe()} asks about"
+        for rule, paths in ruled_paths(rules or PermissionRules(), diff)
+        if rule.effect is Effect.ASK
+    ]
     by_reason: dict[str, list[str]] = {}
     for path in host_code.host_files_in(repo, touched_paths(patches)):
         by_reason.setdefault(host_code.why_host_file(repo, path), []).append(path)
@@ -40,6 +49,30 @@ def flags_for(repo: Path, diff: str) -> tuple[str, ...]:
     if deleted and len(deleted) * 2 > tracked:
         flags.append(f"deletes {len(deleted)} of the repository's {tracked} files")
     return tuple(flags)
+
+
+def ruled_paths(rules: PermissionRules, diff: str) -> list[tuple[Rule, list[str]]]:
+    """Each `edit:` deny or ask rule that names a path of `diff` (the old or the new path:
+    renames, deletions and added files too), with those paths, deny first."""
+    found: dict[Rule, list[str]] = {}
+    for path in touched_paths(parse_patches(diff)) if rules else []:
+        ruling = rules.verdict(Action.EDIT, path)
+        if ruling is not None and ruling.effect is not Effect.ALLOW:
+            found.setdefault(ruling.rule, []).append(path)
+    return sorted(found.items(), key=lambda item: STRENGTH.index(item[0].effect))
+
+
+def refused_by_rules(rules: PermissionRules, diff: str, session: str) -> tuple[Rule, str] | None:
+    """The `edit:` deny rule that refuses applying `diff`, and the sentence saying so; None
+    when no deny rule names any of its paths."""
+    for rule, paths in ruled_paths(rules, diff):
+        if rule.effect is Effect.DENY:
+            return rule, (
+                f"Not applied: the diff changes {_named(paths)}, which the rule "
+                f"{rule.describe()} forbids; the changes are kept: change that rule, then "
+                f"run `kiln apply {session}`."
+            )
+    return None
 
 
 def trust_dropped(repo: Path, paths: list[str]) -> list[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from agent.approval import Action
 from agent.boundary import one_sentence
 from agent.errors import KilnError
-from agent.events import Applied, Checkpointed, Level, Notice, Usage
+from agent.events import ActionDenied, Applied, Checkpointed, Level, Notice, Usage
 from agent.hooks.points import applied, apply_blocked, commit_allowed
 from agent.hooks.runner import HookRunner
 from agent.present import changed_paths, flag_config
@@ -148,10 +148,14 @@ async def apply_diff(
     `diff` to the working tree, run the AfterApply hooks and keep it in the ledger. Returns
     the paths written and whether the person approved."""
     from agent.vcs.apply import apply_to_host
-    from agent.vcs.flagged import flags_for, trust_dropped
+    from agent.vcs.flagged import flags_for, refused_by_rules, trust_dropped
 
-    flags = await asyncio.to_thread(flags_for, repo, diff)
+    flags = await asyncio.to_thread(flags_for, repo, diff, gate.rules)
     summary = flag_config(f"apply the changes to {repo}", changed_paths(diff))
+    denied = refused_by_rules(gate.rules, diff, session_id)
+    if denied is not None:  # an edit: deny rule holds for the diff, whatever tool made it
+        emit(ActionDenied(Action.APPLY, summary, denied[0].describe(), denied[0].source))
+        raise KilnError(denied[1])
     if flags:
         summary += "; look first: it " + "; it ".join(flags)
     refusal = await apply_blocked(hooks, diff, emit) or await gate.check(
