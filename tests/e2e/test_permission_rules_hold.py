@@ -127,3 +127,23 @@ def run_apply(
         "--model", "scripted", "--approval", "full-auto", "--apply", "--output-format", "json",
     )  # fmt: skip
     return done, json.loads(done.stdout)
+
+
+def test_a_line_kiln_cannot_read_is_asked_and_so_refused_with_no_person(tmp_path: Path) -> None:
+    rules = config('deny = ["run: git push*"]\n')
+    repo = make_git_repo(tmp_path / "repo", STATS_REPO)
+    line = 'CMD="git push"; touch ran && sh -c "$CMD"'
+    with ScriptedServer([call(line), call("ls ran"), {"tool_calls": [DONE]}]) as server:
+        code, result, _ = run_json(repo, server, "What does git push say here? Try it.")
+        told = tool_replies(server)
+    assert "no person is present" in told[0] and "No such file" in told[1]
+    assert result["denied"] == [
+        {
+            "tool": "run",
+            "what": f"run `{line}` (asked: kiln cannot tell all this line runs (`sh -c` is "
+            f"given a script known only when it runs), so the rule deny `run: git push*` "
+            f"({rules}) may apply)",
+            "why": "needed approval: no person is present to approve this (headless run)",
+        }
+    ]
+    assert code == result["exit_code"] == 7
