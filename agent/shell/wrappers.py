@@ -3,7 +3,7 @@
 
 `unwrap` gives every spelling on the way (rules match any of them), the commands it runs
 by words (`find -exec`), the scripts it hands to a shell (`sh -c`, `eval`, `watch`, a
-here-document into `bash`), to be parsed in turn, and why anything it runs cannot be
+here-document into `bash`, an `alias`'s text), to be parsed in turn, and why anything it runs cannot be
 known. Options are read as each program reads them, so an option's value is never taken
 for the command.
 """
@@ -116,6 +116,10 @@ def unwrap(words: tuple[Word, ...], stdin: str | None = None) -> Unwrapped:
             break
         elif name == "find":
             out.runs.extend(_find_runs(words))
+            break
+        elif name == "alias":  # `alias p='git push'` runs its text wherever `p` is used
+            for word in words[1:]:
+                _script((Word(word.text.partition("=")[2], word.literal),), "`alias`", out)
             break
         else:
             break

@@ -96,6 +96,7 @@ def test_words_are_read_as_the_shell_reads_them(line: str, expected: str) -> Non
         "bash <<< 'git push'",
         "watch -n 1 git push",
         "git -c alias.p='!git push' p",
+        "shopt -s expand_aliases; alias p='git push'\np",
     ],
 )
 def test_a_script_handed_to_a_shell_is_parsed_again(line: str) -> None:
