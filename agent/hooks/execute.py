@@ -15,7 +15,7 @@ import contextlib
 import os
 import shlex
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,9 +40,7 @@ class Ran:
     failure: str = ""
 
 
-def _over_limit(out: bytes, err: bytes) -> str:
-    if len(out) <= OUTPUT_LIMIT and len(err) <= OUTPUT_LIMIT:
-        return ""
+def _over_limit() -> str:
     return f"printed more than {OUTPUT_LIMIT >> 20} MB, and was stopped there unread"
 
 
@@ -61,24 +59,30 @@ async def on_host(hook: Hook, stdin: bytes, cwd: Path, env: Mapping[str, str]) -
     except OSError as exc:
         return Ran(None, "", "", f"could not be started ({exc.strerror})")
     assert process.stdout is not None and process.stderr is not None
+    over = False
+
+    def stop() -> None:  # more than kiln reads: the hook ends here
+        nonlocal over
+        over = True
+        _kill(process)
+
     try:
         async with asyncio.timeout(hook.timeout_s):
             _, out, err = await asyncio.gather(
-                _feed(process, stdin), _bounded(process.stdout), _bounded(process.stderr)
+                _feed(process, stdin),
+                _bounded(process.stdout, stop),
+                _bounded(process.stderr, stop),
             )
-            over = _over_limit(out, err)
-            if over:
-                _kill(process)
             code = await process.wait()
     except TimeoutError:
         _kill(process)
-        await process.wait()
+        await _reaped(process)
         return Ran(None, "", "", f"ran over its timeout of {hook.timeout_s:g} s and was stopped")
     except BaseException:  # cancelled (Esc): the hook goes with the step
         _kill(process)
         raise
     if over:
-        return Ran(code, _text(out), _text(err), over)
+        return Ran(code, _text(out), _text(err), _over_limit())
     if code < 0:
         return Ran(code, _text(out), _text(err), f"was killed by signal {-code}")
     return Ran(code, _text(out), _text(err))
@@ -94,15 +98,22 @@ async def _feed(process: asyncio.subprocess.Process, data: bytes) -> None:
         process.stdin.close()
 
 
-async def _bounded(stream: asyncio.StreamReader) -> bytes:
-    """At most one byte over the bound: enough to know the hook printed too much."""
+async def _bounded(stream: asyncio.StreamReader, stop: Callable[[], None]) -> bytes:
+    """Up to one byte over the bound (enough to know the hook printed too much, which
+    stops it); what comes after is read and dropped, so the pipe reaches its end."""
     data = bytearray()
-    while len(data) <= OUTPUT_LIMIT:
-        chunk = await stream.read(_CHUNK)
-        if not chunk:
-            break
-        data += chunk
+    while chunk := await stream.read(_CHUNK):
+        if len(data) <= OUTPUT_LIMIT:
+            data += chunk
+            if len(data) > OUTPUT_LIMIT:
+                stop()
     return bytes(data[: OUTPUT_LIMIT + 1])
+
+
+async def _reaped(process: asyncio.subprocess.Process) -> None:
+    """Its end, after a kill; a process it left holding a pipe does not hold kiln."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(process.wait(), 5)
 
 
 def _kill(process: asyncio.subprocess.Process) -> None:
@@ -150,9 +161,8 @@ async def in_sandbox(
         out, err = await _scratch(sandbox, "o"), await _scratch(sandbox, "e")
     except SandboxError as exc:
         return Ran(None, "", "", f"could not run in the sandbox ({exc})")
-    over = _over_limit(out, err)
-    if over:
-        return Ran(result.exit_code, _text(out), _text(err), over)
+    if len(out) > OUTPUT_LIMIT or len(err) > OUTPUT_LIMIT:
+        return Ran(result.exit_code, _text(out), _text(err), _over_limit())
     if result.oom_killed or result.stopped_by:
         why = result.stopped_by or "ran out of the sandbox's memory"
         return Ran(result.exit_code, _text(out), _text(err), why)

@@ -175,7 +175,8 @@ async def apply_diff(
                 Level.WARNING,
             )
         )
-    if written and await asyncio.to_thread(trust.suspend, repo):
+    ended: bool = bool(written) and await asyncio.to_thread(trust.suspend, repo)
+    if ended:
         emit(Notice(trust.SUSPENDED, Level.WARNING))
     return written, True
 

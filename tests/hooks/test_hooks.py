@@ -64,6 +64,34 @@ async def test_a_hook_over_its_timeout_is_stopped_and_blocks(tmp_path: Path) -> 
     assert isinstance(ran, HookRan) and ran.outcome == "failed" and ran.exit_code is None
 
 
+async def test_a_deny_of_any_length_denies_and_is_shown_cut(tmp_path: Path) -> None:
+    reason = "no pushing " + "x" * 200_000
+    answer = {
+        "hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": reason}
+    }
+    (tmp_path / "deny.json").write_text(json.dumps(answer))
+    events: list[Event] = []
+    refusal = await runner(tmp_path, pre("cat deny.json")).before_tool("run", {}, events.append)
+    assert refusal and refusal.startswith("Blocked by a PreToolUse hook: no pushing xxx")
+    assert "more characters]" in refusal and len(refusal) < 2_200  # cut for the model
+
+
+async def test_a_hook_printing_more_than_kiln_reads_blocks_and_is_never_held_whole(
+    tmp_path: Path,
+) -> None:
+    import resource
+
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
+    events: list[Event] = []
+    for stream in ("", " >&2"):  # stdout, then stderr
+        flood = runner(tmp_path, pre(f"head -c 300000000 /dev/zero{stream}; exit 0"))
+        refusal = await flood.before_tool("run", {}, events.append)
+        assert refusal and "printed more than 1 MB, and was stopped there unread" in refusal
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before
+    assert grown < 50_000, f"the peak grew by {grown} KiB"  # 300 MB were printed, twice
+    assert [e.outcome for e in events if isinstance(e, HookRan)] == ["failed", "failed"]
+
+
 async def test_post_tool_use_adds_to_the_result(tmp_path: Path) -> None:
     post = Hook(HookEvent.POST_TOOL_USE, "echo 'lint: 2 warnings' >&2; exit 2", "", 10, "t")
     context = Hook(
