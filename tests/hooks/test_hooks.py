@@ -168,3 +168,23 @@ def test_the_persons_own_claude_code_hooks_run_without_trust(
     (home / ".claude" / "settings.json").write_text("{not json")
     hooks, notes = session_hooks(load_settings(repo, env={}), repo)
     assert hooks == () and "Its hooks do not run." in notes[0]
+
+
+def test_a_repository_s_hooks_run_on_the_host_only_as_the_person_chose_and_until_an_apply(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".kiln.toml").write_text('[[hooks.Stop]]\ncommand = "make -s check"\n')
+    trust.trust(tmp_path)
+    [hook], _ = session_hooks(load_settings(tmp_path, env={}), tmp_path)
+    assert hook.in_sandbox  # trusted: in the sandbox
+
+    trust.trust(tmp_path, on_host=True)  # `kiln trust --hooks-on-host`, the person's word
+    [hook], notes = session_hooks(load_settings(tmp_path, env={}), tmp_path)
+    assert not hook.in_sandbox and notes == []
+
+    assert trust.suspend(tmp_path) and not trust.suspend(tmp_path)  # an apply; said once
+    hooks, notes = session_hooks(load_settings(tmp_path, env={}), tmp_path)
+    assert hooks == () and "wait until you read them" in notes[0]
+    trust.trust(tmp_path)  # plain trust again: back in the sandbox
+    [hook], _ = session_hooks(load_settings(tmp_path, env={}), tmp_path)
+    assert hook.in_sandbox
