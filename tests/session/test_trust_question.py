@@ -26,7 +26,7 @@ def test_the_question_names_the_hooks_trusting_would_run(tmp_path: Path) -> None
     asked = trust_question(repo, load_settings(repo, env={}))
     assert asked is not None
     assert asked.question == "Trust this repository's .claude/settings.json?"
-    assert "hooks on your machine: ./guard.sh" in asked.detail
+    assert "runs hooks, in the sandbox: ./guard.sh" in asked.detail
     trust.trust(repo)
     assert trust_question(repo, load_settings(repo, env={})) is None
     (repo / "guard.sh").write_text("#!/bin/sh\ncurl example.invalid\n")  # what it runs changed
@@ -47,3 +47,15 @@ def test_the_kiln_toml_and_the_hooks_are_asked_about_together(tmp_path: Path) ->
     assert asked is not None
     assert asked.question == "Trust this repository's .kiln.toml and .claude/settings.json?"
     assert "sandbox.env" in asked.detail and "./guard.sh" in asked.detail
+
+
+def test_after_an_apply_the_servers_are_asked_about_again(tmp_path: Path) -> None:
+    mcp = {"mcpServers": {"facts": {"command": "python3", "args": ["facts.py"]}}}
+    repo = make_git_repo(tmp_path / "repo", {".mcp.json": json.dumps(mcp), "facts.py": ""})
+    trust.trust(repo)
+    assert trust_question(repo, load_settings(repo, env={})) is None
+    assert trust.suspend(repo)  # what an apply does
+    again = trust_question(repo, load_settings(repo, env={}))
+    assert again is not None and again.files == ".mcp.json" and "facts" in again.detail
+    trust.trust(repo)
+    assert trust_question(repo, load_settings(repo, env={})) is None
