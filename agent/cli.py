@@ -314,6 +314,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         # the way only delays the first frame (about 20 ms of 300 measured).
         gc.disable()
     try:
+        _settle_interrupted_apply(args)
         handler: Handler = getattr(importlib.import_module(module_name), func_name)
         return handler(args)
     except KilnError as exc:
@@ -327,6 +328,21 @@ def _dispatch(args: argparse.Namespace) -> int:
         # wanted. Point stdout at /dev/null so the flush at exit cannot fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, as a shell reports a reader gone
+
+
+def _settle_interrupted_apply(args: argparse.Namespace) -> None:
+    """An apply kiln was killed in the middle of is finished or rolled back before any
+    command works in its repository; when there is none, this costs a stat or two."""
+    from agent.vcs.interrupted import journal_in
+
+    start = getattr(args, "repo", None) or getattr(args, "path", None) or "."
+    repo = journal_in(str(start))
+    if repo is not None:
+        from pathlib import Path
+
+        from agent.vcs.apply_cli import settle_interrupted
+
+        settle_interrupted(Path(repo))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 
 from agent.errors import KilnError
+from agent.vcs import ledger
+from agent.vcs.journal import Journal
 from agent.vcs.patches import BadQuoting, FilePatch, diff_bytes, parse_patches
 
 
@@ -168,7 +170,12 @@ def touched_paths(patches: list[FilePatch]) -> list[str]:
     return list(paths)
 
 
-def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -> list[str]:
+def apply_to_host_sync(
+    repo: Path, diff_text: str, *, three_way: bool = False, session: str = ""
+) -> list[str]:
+    """Apply `diff_text` to the working tree at `repo`, journalled (`vcs.journal`): a kill
+    half way is finished or rolled back by the next kiln command. With `session`, the
+    change set is kept in the ledger before the journal goes."""
     repo = Path(repo)
     if not diff_text.strip():
         return []
@@ -186,10 +193,30 @@ def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -
             f"{shown} changed in {repo} since the sandbox started; nothing was written: "
             "commit or stash your edits and apply again, or apply with three-way merge."
         )
+    paths = touched_paths(patches)
+    journal = Journal.begin(repo, session, diff_text, paths)
+    try:
+        _write(repo, diff_text, patches, three_way and bool(conflicts), journal.lock)
+    except ApplyFailed:  # git apply writes all or nothing (a merge leaves its markers)
+        journal.close()
+        raise
+    except BaseException:  # stopped half way: the next kiln command settles the journal
+        journal.release()
+        raise
+    journal.written()
+    if session:
+        ledger.record(repo, ledger.Entry(session, diff_text, paths, time=journal.time))
+    journal.close()
+    return paths
+
+
+def _write(repo: Path, diff_text: str, patches: list[FilePatch], merge: bool, lock: int) -> None:
+    """`git apply`, handed the journal's lock: a git left writing when kiln is killed
+    holds it until it ends, so no other kiln rolls back under it."""
     args = ["git", "apply", "--binary", "--whitespace=nowarn"]
     with tempfile.TemporaryDirectory(prefix="kiln-apply-") as tmp:
         env = None
-        if three_way and conflicts:
+        if merge:
             # --3way works through an index; give it a private one that matches the work
             # tree, so the merge sees the person's edits and their real index stays as is.
             env = _private_index(repo, Path(tmp) / "index", touched_paths(patches))
@@ -197,13 +224,11 @@ def apply_to_host_sync(repo: Path, diff_text: str, *, three_way: bool = False) -
         untouched = "nothing was written: bring the repository back to where the session started."
         if env is None:
             # `git apply` is all or nothing by itself: one run both checks and writes.
-            _git_apply(repo, args, diff_text, env, untouched)
+            _git_apply(repo, args, diff_text, env, untouched, lock)
         else:
-            _git_apply(repo, [*args, "--check"], diff_text, env, untouched)
-            _git_apply(
-                repo, args, diff_text, env, "resolve the conflict markers git left, then continue."
-            )
-    return touched_paths(patches)
+            _git_apply(repo, [*args, "--check"], diff_text, env, untouched, lock)
+            merged = "resolve the conflict markers git left, then continue."
+            _git_apply(repo, args, diff_text, env, merged, lock)
 
 
 def _read(repo: Path, diff_text: str) -> list[FilePatch]:
@@ -244,10 +269,20 @@ def _private_index(repo: Path, index: Path, paths: list[str]) -> dict[str, str]:
 
 
 def _git_apply(
-    repo: Path, args: list[str], diff_text: str, env: dict[str, str] | None, advice: str
+    repo: Path,
+    args: list[str],
+    diff_text: str,
+    env: dict[str, str] | None,
+    advice: str,
+    lock: int,
 ) -> None:
     done = subprocess.run(
-        [*args, "-"], cwd=repo, input=diff_bytes(diff_text), capture_output=True, env=env
+        [*args, "-"],
+        cwd=repo,
+        input=diff_bytes(diff_text),
+        capture_output=True,
+        env=env,
+        pass_fds=(lock,),
     )
     if done.returncode != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -257,9 +292,14 @@ def _git_apply(
         raise ApplyFailed(f"The diff did not apply cleanly to {repo} ({reason}); {advice}")
 
 
-async def apply_to_host(repo: Path, diff_text: str, *, three_way: bool = False) -> list[str]:
-    """Apply `diff_text` to the working tree at `repo`; returns the paths it wrote.
+async def apply_to_host(
+    repo: Path, diff_text: str, *, three_way: bool = False, session: str = ""
+) -> list[str]:
+    """Apply `diff_text` to the working tree at `repo`; returns the paths it wrote. With
+    `session`, the change set is kept in the ledger too.
 
     The starting state of each file is read from the diff itself (its index lines).
     """
-    return await asyncio.to_thread(apply_to_host_sync, repo, diff_text, three_way=three_way)
+    return await asyncio.to_thread(
+        apply_to_host_sync, repo, diff_text, three_way=three_way, session=session
+    )

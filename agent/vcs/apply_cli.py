@@ -9,13 +9,17 @@ import sys
 from pathlib import Path
 
 from agent.errors import ExitCode, KilnError, UsageError
+from agent.events import Applied, Level, Notice
 from agent.settings import trust
 from agent.settings.config import load_settings
 from agent.settings.repo import still_there
 from agent.store.db import Store
 from agent.store.rescue import keep_patch
+from agent.vcs import journal
 from agent.vcs.apply import apply_to_host
 from agent.vcs.flagged import flags_for, refused_by_rules
+
+SHOWN = 10  # paths named after an apply; the rest counted
 
 
 def main(args: argparse.Namespace) -> int:
@@ -35,6 +39,7 @@ def main(args: argparse.Namespace) -> int:
     if not still_there(row.repo):
         raise _gone(row.repo, row.id, diff)
     repo = Path(row.repo)
+    settle_interrupted(repo)  # an apply cut short there: finished or rolled back first
     rules = load_settings(repo).permissions  # an edit: rule holds for the diff here too
     denied = refused_by_rules(rules, diff, row.id)
     if denied is not None:
@@ -43,11 +48,38 @@ def main(args: argparse.Namespace) -> int:
     if flags and not args.yes and not _confirmed(flags):
         print("Nothing was applied.")
         return int(ExitCode.TASK_FAILED)
-    written = asyncio.run(apply_to_host(Path(row.repo), diff, three_way=args.three_way))
-    print(f"Applied to {row.repo}: {', '.join(written)}.")
+    written = asyncio.run(apply_to_host(repo, diff, three_way=args.three_way, session=row.id))
+    _record(row.id, Applied(tuple(written), approved=True))
+    shown = ", ".join(written[:SHOWN]) + (
+        f" and {len(written) - SHOWN} more" if len(written) > SHOWN else ""
+    )
+    print(f"Applied to {row.repo}: {shown}.")
     if written and trust.suspend(Path(row.repo)):
         print(trust.SUSPENDED)
     return 0
+
+
+def settle_interrupted(repo: Path) -> None:
+    """Finish or roll back an apply to `repo` whose process died (`vcs.journal`), say which
+    on stderr, and keep the session's record in step: applied when finished; when rolled
+    back, still "not applied", so `kiln apply` writes it again."""
+    recovered = journal.recover(repo)
+    if recovered is None:
+        return
+    said = recovered.sentence(repo)
+    print(f"kiln: {said}", file=sys.stderr)
+    if recovered.session:
+        _record(recovered.session, Notice(said, Level.WARNING))
+    if recovered.finished and recovered.session:
+        _record(recovered.session, Applied(tuple(recovered.paths), approved=True))
+
+
+def _record(session: str, event: Applied | Notice) -> None:
+    store = Store()
+    try:
+        store.record(session, event)
+    finally:
+        store.close()
 
 
 def _gone(raw: str, session: str, diff: str) -> UsageError:

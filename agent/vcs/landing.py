@@ -163,9 +163,8 @@ async def apply_diff(
     )
     if refusal:
         return [], False
-    written = await apply_to_host(repo, diff)
+    written = await apply_to_host(repo, diff, session=session_id)  # kept in the ledger too
     await applied(hooks, written, emit)
-    remember(repo, session_id, diff, written)
     for name in trust_dropped(repo, written) if flags else []:
         emit(
             Notice(
