@@ -108,6 +108,31 @@ def hooks_not_run(repo: Path, paths: list[str]) -> list[str]:
     return sorted(set(touched))
 
 
+# What git leaves in its directory while an operation waits for the person.
+_UNDER_WAY = (
+    ("rebase-merge", "a rebase"),
+    ("rebase-apply", "a rebase (or git am)"),
+    ("MERGE_HEAD", "a merge"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick"),
+    ("REVERT_HEAD", "a revert"),
+)
+_THEN = "then /commit (or commit them yourself)."
+
+
+def not_now(repo: Path) -> str:
+    """Why a commit by kiln now would land where the person does not expect it, as the
+    sentence's reason and what to do: in the middle of a rebase, merge, cherry-pick or
+    revert (conflicted or not: git would make kiln's commit a part of it), or on a detached
+    HEAD (a commit on no branch); "" when none."""
+    here = git_dir(repo)
+    for marker, what in _UNDER_WAY:
+        if (here / marker).exists():
+            return f"{what} is under way in {repo}; finish or abort it (`git status` says how), {_THEN}"
+    if not run(repo, "symbolic-ref", "-q", "HEAD").ok:
+        return f"HEAD is detached (on no branch) in {repo}; switch to a branch (`git switch -c NAME`), {_THEN}"
+    return ""
+
+
 def commit_paths(
     repo: Path,
     paths: list[str],
@@ -123,6 +148,9 @@ def commit_paths(
     working tree's changes come along, and the branch left is named in Kiln-Target.
     `key_vars`: the variables holding model keys beyond the well-known ones, kept from git.
     """
+    refused = not_now(repo)
+    if refused:  # the apply stands: only the commit waits
+        raise CommitFailed(f"Not committed, the changes stay in your working tree: {refused}")
     skip_hooks = hooks_not_run(repo, paths)
     env = host_code.host_env(key_vars)
     with tempfile.TemporaryDirectory(prefix="kiln-nohooks-") as empty:
