@@ -14,6 +14,7 @@ import asyncio
 import email.utils
 import json
 import random
+import ssl
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -66,9 +67,22 @@ def backoff_delay(attempt: int, base_s: float, retry_after: float | None) -> flo
 def classify_transport_error(exc: httpx.TransportError, started_response: bool) -> Retryable:
     if isinstance(exc, httpx.TimeoutException):
         return Retryable("timeout", "the request timed out")
+    if _untrusted_certificate(exc):  # will not heal by trying again: said at once
+        return Retryable("certificate", str(exc))
     if not started_response:
         return Retryable("connect", f"cannot connect ({exc.__class__.__name__})")
     return Retryable("cut", f"the stream was cut off ({exc})")
+
+
+def _untrusted_certificate(exc: BaseException) -> bool:
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ssl.SSLCertVerificationError) or (
+            "CERTIFICATE_VERIFY_FAILED" in str(seen)
+        ):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def status_error(
@@ -96,6 +110,11 @@ def status_error(
 
 def exhausted(error: Retryable, base_url: str, attempts: int, timeout_s: float) -> ModelError:
     tries = f"{attempts} attempt{'s' if attempts != 1 else ''}"
+    if error.kind == "certificate":
+        return ModelError(
+            f"The model server at {base_url} presented a certificate kiln does not trust: "
+            "add the CA that signed it to the bundle SSL_CERT_FILE names, or fix the server's."
+        )
     if error.kind == "connect":
         return ModelError(
             f"Cannot reach the model server at {base_url}: start it or set --base-url."
@@ -131,7 +150,7 @@ async def retrying(
                 yield event
             return
         except Retryable as error:
-            if number >= max_retries:
+            if number >= max_retries or error.kind == "certificate":
                 raise exhausted(error, base_url, number + 1, timeout_s) from None
             delay = backoff_delay(number, backoff_base_s, error.retry_after)
             yield RetryNotice(attempt=number + 1, delay_s=delay, reason=error.detail)
