@@ -374,6 +374,9 @@ async def _conclude(
     await session.wait_baseline()  # the session's, started with it: tests_before says it
     diff = await session.diff()
     patch_failure = _write_patch_out(args.patch_out, diff)
+    from agent.headless.submodules import submodule_changes
+
+    submodules = await submodule_changes(session)  # before an apply closes the sandbox
     applied: list[str] = []
     not_applied = ""
     if args.apply and diff.strip() and finished.stop_reason is StopReason.DONE:
@@ -428,6 +431,7 @@ async def _conclude(
     report["patch_out"] = written
     report["not_applied"] = not_applied or None
     report["denied"] = denied
+    report["submodules"] = submodules  # changed in the sandbox, never applied
     report["notes"] = notes
     report["store_error"] = store_failure
     report["patch_kept"] = kept
