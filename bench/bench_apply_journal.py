@@ -9,8 +9,9 @@ Two changes, each on a fresh repository per run:
             uncommitted edit (their pre-images are written as blobs, the rest are in git)
 "with journal" is `apply_to_host_sync` as kiln runs it (journal written and fsynced, git
 apply, the written mark, the ledger, the journal removed); "without" is the same checks
-and the same `git apply` with no journal and no ledger. Medians of --runs; the ratio is
-with / without. Numbers are printed, never asserted.
+and the same `git apply` with no journal and no ledger. Each repository's set-up is synced
+to disk before the clock starts, or the journal's fsyncs would pay for it. Medians of
+--runs; the ratio is with / without. Numbers are printed, never asserted.
 """
 
 from __future__ import annotations
