@@ -8,8 +8,14 @@ from pathlib import Path
 
 from agent.mcp.config import choose_servers
 from agent.mcp.tools import McpTools
+from agent.present import escape_controls
 from agent.settings.config import McpServer, Settings, load_settings
 from agent.settings.repo import find_repo
+
+
+def _say(line: str) -> None:
+    # A server's tool names and its error come from the server: shown, not obeyed.
+    print(escape_controls(line, one_line=True))
 
 
 def main(args: argparse.Namespace) -> int:
@@ -25,13 +31,13 @@ def main(args: argparse.Namespace) -> int:
     for name, state in tools.states.items():
         where = state.server.url or " ".join([state.server.command, *state.server.args])
         if state.error:
-            print(f"{name}: not started ({where}): {state.error}")
+            _say(f"{name}: not started ({where}): {state.error}")
             continue
         offered = tools.tools_of(name)
-        print(f"{name}: started ({where}), {len(offered)} tools")
+        _say(f"{name}: started ({where}), {len(offered)} tools")
         for tool in offered:
             allowed = " (runs without asking)" if tool in state.server.allow else ""
-            print(f"  mcp__{name}__{tool}{allowed}")
+            _say(f"  mcp__{name}__{tool}{allowed}")
     for note in tools.notes:
         if "max_tools" in note:
             print(note)

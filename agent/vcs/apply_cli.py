@@ -10,6 +10,7 @@ from pathlib import Path
 
 from agent.errors import ExitCode, KilnError, UsageError
 from agent.events import Applied, Level, Notice
+from agent.present import escape_controls
 from agent.settings import trust
 from agent.settings.config import load_settings
 from agent.settings.repo import still_there
@@ -53,7 +54,7 @@ def main(args: argparse.Namespace) -> int:
     shown = ", ".join(written[:SHOWN]) + (
         f" and {len(written) - SHOWN} more" if len(written) > SHOWN else ""
     )
-    print(f"Applied to {row.repo}: {shown}.")
+    print(escape_controls(f"Applied to {row.repo}: {shown}."))  # the diff's names
     if written and trust.suspend(Path(row.repo)):
         print(trust.SUSPENDED)
     return 0
@@ -99,7 +100,7 @@ def _gone(raw: str, session: str, diff: str) -> UsageError:
 
 def _confirmed(flags: tuple[str, ...]) -> bool:
     """Asked at the terminal; with no terminal to ask at, only --yes applies."""
-    print("Look first: the diff " + "; it ".join(flags) + ".")
+    print(escape_controls("Look first: the diff " + "; it ".join(flags) + "."))
     if not sys.stdin.isatty():
         print("Run again with --yes to apply them all the same.")
         return False
