@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agent.hooks.config import Hook, HookEvent  # noqa: E402
-from agent.hooks.runner import HookRunner  # noqa: E402
-from sandbox.base import SandboxConfig  # noqa: E402
-from sandbox.factory import create_sandbox  # noqa: E402
+from agent.hooks.config import Hook, HookEvent
+from agent.hooks.runner import HookRunner
+from sandbox.base import SandboxConfig
+from sandbox.factory import create_sandbox
 
 FORMATTER = (
     "import json, sys\n"

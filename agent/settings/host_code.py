@@ -208,6 +208,37 @@ def why_host_file(repo: Path, path: str) -> str:
     return "it steers kiln or your other agents"
 
 
+# A hook in `.git/hooks` that a framework wrote to run what a repository file lists
+# (pre-commit's `hook-impl --config=.pre-commit-config.yaml`, lefthook, husky 4).
+_FRAMEWORK_HOOK = re.compile(rb"\.pre-commit-config|hook-impl|lefthook|husky")
+
+
+def repository_git_hooks(repo: Path) -> str:
+    """What makes git's hooks the repository's rather than the person's: a hooks folder in
+    the work tree (`core.hooksPath=.husky`), or a hook a framework installed to run what a
+    repository file lists. Such a hook runs whatever the repository holds now, the code
+    kiln applied included; "" when git's hooks are the person's own (or there are none)."""
+    folder = hooks_dir(repo)
+    if folder is not None:
+        return f"{folder or '.'}/ in the work tree"
+    done = subprocess.run(
+        ["git", "rev-parse", "--git-path", "hooks"], cwd=repo, capture_output=True, text=True
+    )
+    hooks = Path(done.stdout.strip())
+    hooks = hooks if hooks.is_absolute() else repo / hooks
+    found = []
+    for hook in sorted(hooks.iterdir()) if done.returncode == 0 and hooks.is_dir() else []:
+        if hook.suffix == ".sample" or not hook.is_file() or not os.access(hook, os.X_OK):
+            continue
+        try:
+            text = hook.read_bytes()[:65536]
+        except OSError:
+            continue
+        if _FRAMEWORK_HOOK.search(text):
+            found.append(hook.name)
+    return f".git/hooks/{', '.join(found)} run what a repository file lists" if found else ""
+
+
 def hooks_touched(repo: Path, paths: Iterable[str]) -> list[str]:
     """Of the paths a commit takes, the ones git's hooks would run or read."""
     hooks = hooks_dir(repo)

@@ -1,12 +1,14 @@
 """Committing a change set kiln applied: only its paths, on the current branch or on
 `kiln/<session>`, with trailers naming the session, the model, the tokens and the cost.
 
-git itself commits, so the repository's hooks run (never `--no-verify`); a hook that
+git itself commits, so the person's own hooks run (never `--no-verify`); a hook that
 refuses is shown in one sentence and the changes stay in the working tree, staged. Hooks
-run on the person's machine, so two things hold: when the change set (or an uncommitted
-change in the work tree's hooks folder) touches what the hooks run or read, git runs no
-hook at all for this commit and kiln says so; and git, with its hooks, gets the person's
-environment without the model keys (`host_code.host_env`).
+run on the person's machine, so three things hold: git's hooks that are the repository's
+(a hooks folder in the work tree, a framework's hook running what a repository file lists:
+`host_code.repository_git_hooks`) would run the change kiln just applied, so git runs no
+hook at all for kiln's commit, and kiln says so; so it does when the change set (or an
+uncommitted change in the hooks folder) touches what the hooks run or read; and git, with
+its hooks, gets the person's environment without the model keys (`host_code.host_env`).
 """
 
 from __future__ import annotations
@@ -151,7 +153,7 @@ def commit_paths(
     refused = not_now(repo)
     if refused:  # the apply stands: only the commit waits
         raise CommitFailed(f"Not committed, the changes stay in your working tree: {refused}")
-    skip_hooks = hooks_not_run(repo, paths)
+    skip_hooks = hooks_not_run(repo, paths) or host_code.repository_git_hooks(repo)
     env = host_code.host_env(key_vars)
     with tempfile.TemporaryDirectory(prefix="kiln-nohooks-") as empty:
         # An empty hooks folder: git runs no hook (.git/hooks included) at the switch,

@@ -19,7 +19,7 @@ from agent.hooks.runner import HookRunner
 from agent.present import changed_paths, flag_config
 from agent.run.core import Emit, LoopDeps, Run
 from agent.run.sampling import ask_once
-from agent.settings import trust
+from agent.settings import host_code, trust
 from agent.settings.config import Settings
 from agent.tools.gate import ApprovalGate
 from agent.tools.testdigest import TestDigest
@@ -82,6 +82,7 @@ async def _commit_newest(
         if reply is not None:
             subject = clean_subject(reply.message.content, task)
     skipped = await asyncio.to_thread(hooks_not_run, repo, entry.paths) if entry else []
+    theirs = await asyncio.to_thread(host_code.repository_git_hooks, repo)
     sha = await asyncio.to_thread(
         functools.partial(
             commit_last_applied,
@@ -93,7 +94,13 @@ async def _commit_newest(
         who,
     )
     said = f"Committed {sha[:10]}: {subject}"
-    if skipped:
+    if theirs:
+        said += (
+            f" git's hooks were not run: they are the repository's ({theirs}) and would run "
+            "the applied change's code on your machine; read it, then run them yourself "
+            "(`git hook run pre-commit`)."
+        )
+    elif skipped:
         said += (
             f" git's hooks were not run: the change touches what they run ("
             f"{', '.join(skipped[:3])}); read it, then run them yourself (`git hook run "
