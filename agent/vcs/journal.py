@@ -65,6 +65,7 @@ class Recovered:
     finished: bool  # False: rolled back
     session: str
     paths: list[str]
+    kept: str = ""  # where a rollback moved what the touched paths held when kiln stopped
 
     def sentence(self, repo: Path) -> str:
         whose = f"session {self.session}'s changes" if self.session else "changes"
@@ -74,9 +75,15 @@ class Recovered:
                 "apply and recorded it (`kiln undo` takes it back)."
             )
         again = f", and `kiln apply {self.session}` writes them again" if self.session else ""
+        kept = (
+            f" What those files held when kiln stopped (yours too, had you edited one since) "
+            f"is kept in {self.kept}."
+            if self.kept
+            else ""
+        )
         return (
             f"kiln was stopped while writing {whose} to {repo}; it has rolled the apply back, "
-            f"so the working tree is as it was before{again}."
+            f"so the working tree is as it was before{again}.{kept}"
         )
 
 
@@ -160,10 +167,13 @@ def recover_locked(repo: Path, where: Path) -> Recovered:
         if session and not recorded:
             diff = diff_from_bytes((where / "diff").read_bytes())
             ledger.record(repo, ledger.Entry(session, diff, paths, time=meta["time"]))
+        kept = ""
     else:
-        _roll_back(repo, meta)
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(meta["time"]))
+        keep = where.parent / "rolled-back" / f"{stamp}-{session or 'apply'}"
+        kept = str(keep) if _roll_back(repo, meta, keep) else ""
     _remove(where)
-    return Recovered(finished, session, paths)
+    return Recovered(finished, session, paths, kept)
 
 
 def _locked(where: Path, wait_s: float = 0.0) -> int | None:
@@ -244,13 +254,16 @@ def _store_blobs(repo: Path, files: list[tuple[str, str]]) -> None:
         _git(repo, [*write, "--stdin"], (repo / path).read_bytes(), KEEP_FAILED)
 
 
-def _roll_back(repo: Path, meta: dict[str, Any]) -> None:
-    """Every touched path back to its pre-image; what the apply made removed."""
+def _roll_back(repo: Path, meta: dict[str, Any], keep: Path) -> bool:
+    """Every touched path back to its pre-image; what the apply made removed. What stood
+    at those paths is moved under `keep`, never deleted: the person may have edited a
+    half-written file before this command ran. Whether anything was kept."""
     files = [(str(p), str(b), int(m)) for p, b, m in meta["files"]]
     links = [(str(p), str(t)) for p, t in meta["links"]]
     files = [f for f in files if not _as_it_was(repo, *f)]  # never reached by the apply
+    kept = False
     for path in [*meta["absent"], *(p for p, _ in links), *(p for p, _, _ in files)]:
-        _clear(repo, path)
+        kept = _clear(repo, path, keep) or kept
     for made in sorted(meta["new_dirs"], key=len, reverse=True):
         with contextlib.suppress(OSError):  # not empty: something of the person's is in it
             os.rmdir(repo / made)
@@ -271,6 +284,7 @@ def _roll_back(repo: Path, meta: dict[str, Any]) -> None:
         full.parent.mkdir(parents=True, exist_ok=True)
         full.write_bytes(data)
         os.chmod(full, mode)
+    return kept
 
 
 def _as_it_was(repo: Path, path: str, blob: str, mode: int) -> bool:
@@ -286,18 +300,21 @@ def _as_it_was(repo: Path, path: str, blob: str, mode: int) -> bool:
     )
 
 
-def _clear(repo: Path, path: str) -> None:
-    """Whatever the apply left at `path` (a file, a link, a half-written file) removed; a
-    folder there is one the apply made, left for the folders' pass. A path reached through
-    a link is left alone: the rollback never follows one out of the tree."""
+def _clear(repo: Path, path: str, keep: Path) -> bool:
+    """Whatever the apply left at `path` (a file, a link, a half-written file) moved out of
+    the tree to the same path under `keep`; a folder there is one the apply made, left for
+    the folders' pass. A path reached through a link is left alone: the rollback never
+    follows one out of the tree. Whether something was moved."""
     full = repo / path
     top = os.path.realpath(repo)
     parent = os.path.realpath(full.parent)
     if parent != top and not parent.startswith(top + os.sep):
-        return
-    with contextlib.suppress(FileNotFoundError):
-        if not (full.is_dir() and not full.is_symlink()):
-            os.unlink(full)
+        return False
+    if not full.is_symlink() and (full.is_dir() or not full.exists()):
+        return False
+    (keep / path).parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(full, keep / path)  # a rename, unless .git is on another file system
+    return True
 
 
 def _git(repo: Path, args: list[str], stdin: bytes, failed: str) -> bytes:

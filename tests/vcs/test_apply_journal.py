@@ -116,6 +116,9 @@ def test_kill_9_in_the_middle_of_a_50000_file_apply_is_rolled_back_by_the_next_c
     os.kill(applying.pid, signal.SIGKILL)
     applying.wait()
     assert 0 < written_count(repo) < FILES, "killed while writing, not before or after"
+    # The person, before any kiln command, fixes a file the apply had written by hand.
+    touched = next(p for p in sorted((repo / "gen").rglob("*")) if p.is_file())
+    touched.write_text("fixed by hand after the crash\n")
 
     # Any command, here one that has nothing to do with applying.
     after = subprocess.run([KILN, "sessions", "list"], cwd=repo, capture_output=True, text=True)
@@ -124,6 +127,8 @@ def test_kill_9_in_the_middle_of_a_50000_file_apply_is_rolled_back_by_the_next_c
     assert "rolled the apply back" in said and f"kiln apply {session}" in said
     assert tree_state(repo) == before  # every byte of the person's, the edits included
     assert not (repo / "gen").exists()
+    kept = Path(said.split("is kept in ")[1].rstrip("."))  # and their fix is not lost
+    assert (kept / touched.relative_to(repo)).read_text() == "fixed by hand after the crash\n"
     assert landing(session) == "done, not applied" and ledger.entries(repo) == []
     quiet = subprocess.run([KILN, "sessions", "list"], cwd=repo, capture_output=True, text=True)
     assert quiet.stderr == ""  # said once
