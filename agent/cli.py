@@ -28,6 +28,11 @@ def _model_flags(p: argparse.ArgumentParser, repo: bool = True) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible or Anthropic base URL (KILN_BASE_URL)")
     p.add_argument("--model", help="model name at that server (KILN_MODEL)")
     p.add_argument("--provider", choices=["openai", "anthropic"], help="wire protocol")
+    p.add_argument(
+        "--effort",
+        help="how hard a reasoning model thinks: low, medium, high (or the provider's own "
+        "word: minimal, none, xhigh, max) (KILN_EFFORT)",
+    )
 
 
 def _session_flags(p: argparse.ArgumentParser, repo: bool = True) -> None:

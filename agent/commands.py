@@ -224,6 +224,35 @@ class Commands:
         yield ModelChanged(profile.model, profile.base_url)
         yield Say(f"Model: {profile.model} at {profile.base_url}.")
 
+    async def _cmd_effort(self, arg: str) -> AsyncIterator[Output]:
+        from agent.llm.facts import EFFORT_WORDS, effort_for, facts_for
+
+        session = self._ready()
+        facts = facts_for(session.profile.model)
+        takes = ", ".join(facts.efforts) if facts.effort_as else ""
+        if not arg:
+            now = session.profile.effort or "the provider's default"
+            offer = f"{session.profile.model} takes {takes}." if takes else (
+                f"kiln knows of no reasoning effort {session.profile.model} takes."
+            )  # fmt: skip
+            yield Say(f"Effort: {now}. {offer} /effort LEVEL sets it.")
+            return
+        word = arg.strip().lower()
+        if word not in EFFORT_WORDS:
+            yield Say(
+                f"`{arg}` is not an effort; choose from {', '.join(EFFORT_WORDS)}.", "warning"
+            )
+            return
+        profile = await session.set_effort(word)
+        sent = effort_for(facts, word)
+        if not sent:
+            yield Say(
+                f"Effort: {word}, kept; kiln knows of no effort {profile.model} takes, so "
+                "none is sent (a model that takes one gets it after /model)."
+            )
+        else:
+            yield Say(f"Effort: {word} (sent as {sent}) from the next request on.")
+
     async def _cmd_diff(self, arg: str) -> AsyncIterator[Output]:
         diff = await self._ready().diff()
         if not diff.strip():
@@ -332,6 +361,12 @@ COMMANDS: tuple[SlashCommand, ...] = (
     ),
     SlashCommand(
         "model", "show the model profiles, or switch to one", "[NAME]", run=Commands._cmd_model
+    ),
+    SlashCommand(
+        "effort",
+        "how hard a reasoning model thinks: low, medium, high",
+        "[LEVEL]",
+        run=Commands._cmd_effort,
     ),
     SlashCommand("diff", "show the sandbox's changes so far", run=Commands._cmd_diff),
     SlashCommand(

@@ -48,7 +48,7 @@ def main(args: argparse.Namespace) -> int:
         repo = Path(raw).resolve()
     flags = {
         f"models.main.{name}": getattr(args, name)
-        for name in ("base_url", "model", "provider")
+        for name in ("base_url", "model", "provider", "effort")
         if getattr(args, name, None)
     }
     settings = load_settings(repo, flags)

@@ -28,6 +28,7 @@ def launch_from_args(args: argparse.Namespace) -> Launch:
         ("base_url", "models.main.base_url"),
         ("model", "models.main.model"),
         ("provider", "models.main.provider"),
+        ("effort", "models.main.effort"),
         ("backend", "sandbox.backend"),
     ):
         value = getattr(args, flag, None)

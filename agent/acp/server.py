@@ -441,6 +441,7 @@ def main(args: argparse.Namespace) -> int:
         "models.main.base_url": args.base_url,
         "models.main.model": args.model,
         "models.main.provider": args.provider,
+        "models.main.effort": args.effort,
         "sandbox.backend": args.backend,
     }
     return asyncio.run(serve(flags, Mode(args.mode or "ask")))

@@ -30,6 +30,9 @@ class ToolCall:
     name: str
     arguments: dict[str, Any]
     recovered_from_text: bool = False
+    # What the provider attached to the call and wants back with it, as it came (Gemini's
+    # `extra_content` holding the thought signature); None for most.
+    extra: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,15 @@ class Message:
     tool_call_id: str | None = None  # for role == "tool"
     name: str | None = None  # tool name, for role == "tool"
     cache_breakpoint: bool = False  # end of the stable prefix (Anthropic cache_control)
+    # An assistant reply's reasoning text (`reasoning_content`): shown, stored, and sent back
+    # where the model's data says the server wants it (DeepSeek and Kimi in thinking mode).
+    reasoning: str = ""
+    # Items the provider returned with the reply that must go back unchanged on the next
+    # request (Anthropic's thinking blocks with their signatures, the Responses API's
+    # reasoning items with their encrypted content), and the wire API they came from: a
+    # client of another API (after /model) sends none of them.
+    replay: tuple[dict[str, Any], ...] = ()
+    replay_api: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,7 +110,16 @@ class Completion:
     format_problems: tuple[FormatProblem, ...] = ()
 
 
-ModelEvent = TextChunk | ReasoningChunk | RetryNotice | Completion
+@dataclass(frozen=True)
+class Adapted:
+    """The server refused a request for a reason the client could adapt to (a parameter
+    renamed, a value it does not take, another API, tool calls as text): the client sent
+    it again adapted and keeps the change for the session. `said` is for the person, once."""
+
+    said: str
+
+
+ModelEvent = TextChunk | ReasoningChunk | RetryNotice | Adapted | Completion
 
 
 class ModelClient(Protocol):

@@ -14,6 +14,11 @@ if TYPE_CHECKING:  # the events load with the run
     from agent.event_values import Usage
 
 
+# Every effort word kiln takes: its own three, and the providers' others.
+EFFORT_WORDS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+WIRE_APIS = ("auto", "chat", "responses")
+
+
 @dataclass(frozen=True)
 class Prices:
     """US dollars per million tokens; zero for local models."""
@@ -40,8 +45,19 @@ class ModelProfile:
     base_url: str = ""
     model: str = ""
     api_key_env: str = ""  # the NAME of the variable holding the key, never the key
+    # The model's context window and reply limit. Not set, they come from what kiln knows
+    # of the model (`llm/models.toml`, filled in by the settings), else the server's word
+    # for the window, else these.
     context_window: int = 32768
     max_output_tokens: int = 4096
+    # How hard a reasoning model thinks: low, medium or high (or the provider's own words,
+    # such as minimal, none, xhigh, max); "" leaves it to the provider. Sent as the model's
+    # data says: `reasoning_effort`, `reasoning.effort`, Anthropic's thinking budget or
+    # effort, Gemini's thinking level.
+    effort: str = ""
+    # The OpenAI wire API: "auto" (what kiln knows of the model, else chat completions),
+    # "chat" or "responses".
+    wire_api: str = "auto"
     tool_protocol: str = "auto"  # "native" | "text" | "auto" (native, recovering text calls)
     prices: Prices = field(default_factory=Prices)  # all 0 and not set: kiln's price table
     # US dollars per hour of request wall time, for a model served on hardware paid by the

@@ -7,7 +7,7 @@ import time
 from agent import tools
 from agent.errors import ModelError
 from agent.events import Level, Notice, ReasoningDelta, TextDelta, UsageUpdated
-from agent.llm.base import Completion, ReasoningChunk, RetryNotice, TextChunk
+from agent.llm.base import Adapted, Completion, ReasoningChunk, RetryNotice, TextChunk
 from agent.run.core import Run
 from agent.run.room import calibrate, make_room
 
@@ -29,6 +29,8 @@ async def request_turn(run: Run) -> Completion:
         elif isinstance(event, ReasoningChunk):
             streamed += event.text
             emit(ReasoningDelta(event.text))
+        elif isinstance(event, Adapted):
+            emit(Notice(event.said, level=Level.INFO))
         elif isinstance(event, RetryNotice):
             emit(
                 Notice(

@@ -234,6 +234,19 @@ class Session(SessionParts):
             await old.aclose()
         return profile
 
+    async def set_effort(self, effort: str) -> ModelProfile:
+        """How hard the model thinks from the next request on (`/effort`), the conversation
+        kept: the same model and server, a client made with the new effort."""
+        from agent.llm.factory import create_client
+
+        profile = dataclasses.replace(self.profile, effort=effort)
+        old, self.client = self.client, create_client(profile)
+        if self._deps is not None:
+            self._deps.use_client(self.client, pricing_for(profile, self.settings))
+        if old is not None:
+            await old.aclose()
+        return profile
+
     async def close(self) -> None:
         self.cancel()
         self.tests.cancel()

@@ -17,7 +17,7 @@ from typing import Any
 
 from agent.errors import ConfigError
 from agent.hooks.config import Hook
-from agent.llm.profile import ModelProfile, Prices
+from agent.llm.profile import EFFORT_WORDS, WIRE_APIS, ModelProfile, Prices
 from agent.permissions import PermissionRules
 from agent.settings import paths, repo_keys, rules_layer, trust
 from sandbox.config import SandboxConfig
@@ -147,6 +147,7 @@ ENV_KEYS = {
     "KILN_BASE_URL": "models.main.base_url",
     "KILN_MODEL": "models.main.model",
     "KILN_PROVIDER": "models.main.provider",
+    "KILN_EFFORT": "models.main.effort",
     "KILN_API_KEY_ENV": "models.main.api_key_env",
     "KILN_SANDBOX": "sandbox.backend",
     "KILN_IMAGE": "sandbox.image",
@@ -308,7 +309,26 @@ def _profile(name: str, values: dict[str, Any], sources: dict[str, str]) -> Mode
     plain = {k: v for k, v in values.items() if not k.startswith("prices.")}
     prices = _coerce(Prices, price_values, f"models.{name}.prices", sources)
     profile = _coerce(ModelProfile, plain, f"models.{name}", sources)
-    return dataclasses.replace(profile, prices=prices)
+    for key, value, allowed in (
+        ("effort", profile.effort, ("", *EFFORT_WORDS)),
+        ("wire_api", profile.wire_api, WIRE_APIS),
+    ):
+        if value.lower() not in allowed:
+            words = ", ".join(a for a in allowed if a)
+            raise _bad_key(f"models.{name}.{key}", sources, f"it takes one of {words}")
+    return dataclasses.replace(profile, prices=prices, **_known_limits(profile.model, plain))
+
+
+def _known_limits(model: str, given: dict[str, Any]) -> dict[str, int]:
+    """The window and reply limit kiln knows for a hosted model (`llm/models.toml`), for
+    those the person did not set: Claude's 200k, not the 32k default."""
+    if not model or ("context_window" in given and "max_output_tokens" in given):
+        return {}
+    from agent.llm.facts import limits_for  # read only when a model is named
+
+    window, reply = limits_for(model)
+    known = {"context_window": window, "max_output_tokens": reply}
+    return {k: v for k, v in known.items() if v and k not in given}
 
 
 def _coerce(cls: type, values: dict[str, Any], section: str, sources: dict[str, str]) -> Any:

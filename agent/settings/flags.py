@@ -19,6 +19,7 @@ def settings_for(
         "models.main.base_url": getattr(args, "base_url", None),
         "models.main.model": getattr(args, "model", None),
         "models.main.provider": getattr(args, "provider", None),
+        "models.main.effort": getattr(args, "effort", None),
         "tests.command": getattr(args, "test_command", None),
         "limits.max_steps": getattr(args, "max_steps", None),
         "limits.budget_usd": getattr(args, "budget_usd", None),

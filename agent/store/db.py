@@ -553,18 +553,26 @@ def _live_status(status: str, pid: int | None) -> str:
     return status
 
 
+def _call_dict(call: ToolCall) -> dict[str, Any]:
+    data = {"id": call.id, "name": call.name, "arguments": call.arguments}
+    return {**data, "extra": call.extra} if call.extra else data
+
+
 def _message_dict(message: Message) -> dict[str, Any]:
     data: dict[str, Any] = {
         "role": message.role,
         "content": message.content,
-        "tool_calls": [
-            {"id": c.id, "name": c.name, "arguments": c.arguments} for c in message.tool_calls
-        ],
+        "tool_calls": [_call_dict(c) for c in message.tool_calls],
         "tool_call_id": message.tool_call_id,
         "name": message.name,
     }
     if message.cache_breakpoint:  # part of what was sent (Anthropic's cache_control)
         data["cache_breakpoint"] = True
+    # What the server wants back on the next request: a resumed session sends it too.
+    if message.reasoning:
+        data["reasoning"] = message.reasoning
+    if message.replay:
+        data["replay"], data["replay_api"] = list(message.replay), message.replay_api
     return data
 
 
@@ -573,11 +581,17 @@ def _spec_dict(spec: ToolSpec) -> dict[str, Any]:
 
 
 def _message_from(data: dict[str, Any]) -> Message:
-    calls = tuple(ToolCall(c["id"], c["name"], c["arguments"]) for c in data.get("tool_calls", []))
+    calls = tuple(
+        ToolCall(c["id"], c["name"], c["arguments"], extra=c.get("extra"))
+        for c in data.get("tool_calls", [])
+    )
     return Message(
         data["role"],
         data.get("content", ""),
         tool_calls=calls,
         tool_call_id=data.get("tool_call_id"),
         name=data.get("name"),
+        reasoning=data.get("reasoning", ""),
+        replay=tuple(data.get("replay", ())),
+        replay_api=data.get("replay_api", ""),
     )
