@@ -115,6 +115,7 @@ class Usage:
     cached_input: int = 0
     cache_write: int = 0
     output: int = 0
+    reasoning: int = 0  # of `output`: the reasoning tokens a thinking model spent (paid as output)
 
     @property
     def prompt_total(self) -> int:
@@ -131,6 +132,7 @@ class Usage:
             self.cached_input + other.cached_input,
             self.cache_write + other.cache_write,
             self.output + other.output,
+            self.reasoning + other.reasoning,
         )
 
 

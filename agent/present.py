@@ -186,6 +186,7 @@ def usage_dict(usage: Usage) -> dict[str, int]:
         "cached_input_tokens": usage.cached_input,
         "cache_write_tokens": usage.cache_write,
         "output_tokens": usage.output,
+        "reasoning_tokens": usage.reasoning,
     }
 
 
