@@ -133,9 +133,11 @@ class ReasoningDelta(EventBase):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class AssistantMessage(EventBase):
-    """The model's whole reply text for one turn, once streaming ended."""
+    """The model's whole reply text for one turn, once streaming ended, and the reasoning
+    it showed before it (a thinking model's; "" for most)."""
 
     text: str
+    reasoning: str = ""
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -103,6 +103,8 @@ class LineRenderer:
                 else:
                     self._live.update(Markdown(self._text))
             case AssistantMessage():
+                if event.reasoning.strip() and self._live is None:
+                    self.note(f"(thought for {len(event.reasoning.split()):,} words)")
                 if self._live is None and event.text.strip():
                     self.console.print(Markdown(escape_controls(event.text)))
                 self.pause()

@@ -302,7 +302,12 @@ class OpenAICompatClient:
         if not parts.finished:
             raise Retryable("cut", "the stream ended before the reply was complete")
         calls, problems = parts.tool_calls(tools)
-        message = Message(role="assistant", content="".join(parts.text), tool_calls=tuple(calls))
+        message = Message(
+            role="assistant",
+            content="".join(parts.text),
+            tool_calls=tuple(calls),
+            reasoning="".join(parts.reasoning),
+        )
         yield Completion(
             message=message,
             usage=parts.token_usage(json.dumps(body)),

@@ -148,8 +148,8 @@ async def _step(run: Run) -> None:
     for said in deps.meter.budget_events(run.settings.limits):  # 80% of a budget, once
         run.emit(said)
     message = completion.message
-    if message.content.strip():
-        run.emit(AssistantMessage(message.content))
+    if message.content.strip() or message.reasoning.strip():
+        run.emit(AssistantMessage(message.content, message.reasoning))
     run.conversation.add_assistant(message)
     answered: set[str] = set()
     try:

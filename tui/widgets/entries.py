@@ -93,6 +93,31 @@ class ReplyEntry(Entry):
         return self.said
 
 
+class ThinkingEntry(Entry):
+    """A thinking model's reasoning before its reply: collapsed, as the person left it."""
+
+    def __init__(self, said: str = "") -> None:
+        super().__init__()
+        self.said = said
+        self.collapsed = True
+
+    def build(self) -> Widget:
+        from tui.widgets.thinking import ThinkingBlock  # with the first reasoning
+
+        return ThinkingBlock(self.said, collapsed=self.collapsed)
+
+    def write(self, fragment: str) -> None:
+        self.said += fragment
+        if self.widget is not None:
+            self.widget.write(self.said)  # type: ignore[attr-defined]  # a ThinkingBlock
+
+    def rows(self, width: int) -> int:
+        return 1 if self.collapsed else super().rows(width)
+
+    def text(self) -> str:
+        return self.said
+
+
 class ToolEntry(Entry):
     def __init__(self, started: ToolCallStarted) -> None:
         super().__init__()

@@ -14,6 +14,7 @@ from tui.widgets.entries import (
     NoticeEntry,
     ReplyEntry,
     TestsEntry,
+    ThinkingEntry,
     ToolEntry,
     UserEntry,
 )
@@ -32,6 +33,7 @@ class Transcript(WindowedLog):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._reply: ReplyEntry | None = None
+        self._thinking: ThinkingEntry | None = None  # the reasoning streaming now
         self._calls: dict[str, ToolEntry] = {}
         self._questions: dict[str, str] = {}  # approval request id -> its summary
         self._changed: tuple[str, ...] = ()  # the sandbox's changed paths, from FilesChanged
@@ -67,8 +69,8 @@ class Transcript(WindowedLog):
     async def replay_before(self, events: Iterable[Event]) -> None:
         """The events before those replayed (a resumed session's tail was drawn first):
         kept as entries above, never mounted until the person scrolls up to them."""
-        state = self._reply, self._calls, self._questions, self._changed
-        self._reply, self._calls, self._questions = None, {}, {}
+        state = self._reply, self._thinking, self._calls, self._questions, self._changed
+        self._reply, self._thinking, self._calls, self._questions = None, None, {}, {}
         self._replayed = []
         try:
             for event in events:
@@ -77,7 +79,7 @@ class Transcript(WindowedLog):
             earlier = self._replayed
         finally:
             self._replayed = None
-            self._reply, self._calls, self._questions, self._changed = state
+            self._reply, self._thinking, self._calls, self._questions, self._changed = state
         await self.prepend(earlier)
 
     async def show(self, event: Event) -> None:
@@ -85,12 +87,22 @@ class Transcript(WindowedLog):
         import agent.events as ev  # loaded by now; the first frame is drawn without them
 
         match event:
+            case ev.ReasoningDelta():
+                if self._thinking is None:
+                    await self._end_reply()
+                    self._thinking = ThinkingEntry()
+                    await self.add(self._thinking)
+                self._thinking.write(event.text)
             case ev.TextDelta():
+                self._thinking = None
                 if self._reply is None:
                     self._reply = ReplyEntry()
                     await self.add(self._reply)
                 await self._reply.write(event.text)
             case ev.AssistantMessage():
+                streamed, self._thinking = self._thinking is not None, None
+                if event.reasoning.strip() and self._reply is None and not streamed:
+                    await self.add(ThinkingEntry(event.reasoning))  # replayed
                 if self._reply is None and event.text.strip():
                     await self.add(ReplyEntry(event.text))  # replayed, or never streamed
                 await self._end_reply()
@@ -135,7 +147,7 @@ class Transcript(WindowedLog):
                 if self._changed:
                     await self.add(NoticeEntry(APPLY_HINT.format(n=len(self._changed))))
             case (
-                ev.SessionStarted() | ev.PhaseChanged() | ev.TurnStarted() | ev.ReasoningDelta()
+                ev.SessionStarted() | ev.PhaseChanged() | ev.TurnStarted()
                 | ev.PlanUpdated() | ev.WindowUsed() | ev.UsageUpdated() | ev.Checkpointed()
                 | ev.ModeChanged() | ev.ModelChanged() | ev.Applied()
             ):  # fmt: skip
