@@ -1,0 +1,265 @@
+"""`StrictServer`: one provider's strict server on 127.0.0.1, from a background thread.
+
+    with StrictServer("openai", script, model="gpt-5") as server:
+        ... kiln --base-url server.base_url --model gpt-5 ...
+        assert server.refusals == []
+        assert [u.output for u in server.usage_reported] == ...
+
+`script` is the scripted server's script (a list of turns: text, tool_calls, reasoning),
+served with its accounting: a turn is consumed only by a reply sent whole, so a refused
+request gets the same turn again on the next one. A turn may also say
+`"redacted_thinking": true` (Anthropic: its thinking comes back as a redacted block).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from agent.llm.scripted.script import Script, ScriptState, Turn
+from tests.strict.base import (
+    Exchange,
+    JsonReply,
+    Outgoing,
+    Refusal,
+    Refused,
+    StreamReply,
+    UsageReport,
+    common_prefix,
+)
+from tests.strict.providers import Provider, make_provider
+
+
+@dataclass
+class SeenRequest:
+    """One request as it came (`body` parsed from JSON), and what became of it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+    status: int = 0
+    refused_by: str | None = None
+    turn: int | None = None
+    usage: UsageReport | None = None
+
+
+class _QuietHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+class StrictServer:
+    """A provider's server that refuses what the real one refuses; a context manager."""
+
+    def __init__(
+        self, profile: str, script: Any = (), *, model: str | None = None, **options: Any
+    ) -> None:
+        if isinstance(script, str | Path):
+            script = json.loads(Path(script).read_text(encoding="utf-8"))
+        self.state = ScriptState(
+            Script.from_data(list(script) if isinstance(script, tuple) else script)
+        )
+        self.extras = _turn_extras(script)
+        self.secret = os.urandom(32)
+        self.lock = threading.Lock()
+        self.requests_seen: list[SeenRequest] = []
+        self.refusals: list[Refusal] = []
+        self.usage_reported: list[UsageReport] = []
+        self.truncations: list[dict[str, Any]] = []  # Ollama: prompts it cut silently
+        self._last_prompt: list[str] = []
+        self.provider: Provider = make_provider(profile, self, model, options)
+        self._httpd = _QuietHTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd.strict = self  # type: ignore[attr-defined]
+        self._thread: threading.Thread | None = None
+
+    # --- what tests read --------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def root_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """What kiln's --base-url takes for this provider."""
+        return self.root_url + self.provider.base_path
+
+    @property
+    def model(self) -> str:
+        return self.provider.model
+
+    @property
+    def requests(self) -> list[SeenRequest]:
+        with self.lock:
+            return list(self.requests_seen)
+
+    @property
+    def chat_requests(self) -> list[SeenRequest]:
+        """The requests for a reply (not the probes of models, window or tokenizer)."""
+        return [r for r in self.requests if self.provider.is_reply_path(r.path)]
+
+    @property
+    def turns_served(self) -> int:
+        return self.state.cursor
+
+    # --- what providers use -----------------------------------------------------------
+
+    def take_turn(self, ex: Exchange) -> tuple[int, Turn, dict[str, Any]]:
+        picked = self.state.next_turn()
+        if picked is None:
+            raise self.provider.exhausted(ex, len(self.state.script.turns))
+        index, turn, _fault = picked
+        return index, turn, self.extras.get(index, {})
+
+    def cached_prefix(self, tokens: list[str]) -> int:
+        """Tokens this prompt shares from the start with the previous one (a prefix cache)."""
+        with self.lock:
+            cached = common_prefix(tokens, self._last_prompt)
+            self._last_prompt = list(tokens)
+        return cached
+
+    def new_id(self, prefix: str) -> str:
+        return self.state.new_id(prefix)
+
+    # --- life -------------------------------------------------------------------------
+
+    def start(self) -> StrictServer:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.02},
+            name=f"strict-{self.provider.name}",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def wait_until(self, predicate: Callable[[StrictServer], bool], timeout: float = 5.0) -> bool:
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate(self):
+                return True
+            time.sleep(0.01)
+        return predicate(self)
+
+    def __enter__(self) -> StrictServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+def _turn_extras(script: Any) -> dict[int, dict[str, Any]]:
+    """Keys of each turn that the scripted server's `Turn` does not keep."""
+    turns = script.get("turns", []) if isinstance(script, dict) else script
+    known = set(Turn.__dataclass_fields__) | {"fault"}
+    return {
+        i: {k: v for k, v in t.items() if k not in known}
+        for i, t in enumerate(turns)
+        if isinstance(t, dict)
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    @property
+    def strict(self) -> StrictServer:
+        return self.server.strict  # type: ignore[attr-defined]
+
+    def do_GET(self) -> None:
+        self._exchange("GET", None)
+
+    def do_DELETE(self) -> None:
+        self._exchange("DELETE", None)
+
+    def do_POST(self) -> None:
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            body = json.loads(raw or b"null")
+        except ValueError:
+            body = raw.decode(errors="replace")
+        self._exchange("POST", body)
+
+    def _exchange(self, method: str, body: Any) -> None:
+        server = self.strict
+        path = urlsplit(self.path).path.rstrip("/") or "/"
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        seen = SeenRequest(method, path, headers, body)
+        with server.lock:
+            server.requests_seen.append(seen)
+        ex = Exchange(server, method, path, headers, body)
+        try:
+            reply = server.provider.handle(ex)
+        except Refused as refused:
+            seen.status, seen.refused_by = refused.status, refused.rule
+            with server.lock:
+                server.refusals.append(Refusal(refused.rule, refused.status, refused.body, path))
+            reply = JsonReply(status=refused.status, payload=refused.body)
+            self._send(reply)
+            return
+        seen.status, seen.turn = reply.status, reply.turn
+        try:
+            self._send(reply)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+            return
+        if reply.turn is not None:
+            server.state.consume(reply.turn)
+        if reply.usage is not None:
+            seen.usage = reply.usage
+            with server.lock:
+                server.usage_reported.append(reply.usage)
+
+    def _send(self, reply: Outgoing) -> None:
+        if isinstance(reply, StreamReply):
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Transfer-Encoding", "chunked")
+            for key, value in reply.headers.items():
+                self.send_header(key, value)
+            self.end_headers()
+            for frame in reply.frames:
+                self.wfile.write(f"{len(frame):x}\r\n".encode() + frame + b"\r\n")
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            return
+        assert isinstance(reply, JsonReply)
+        data = json.dumps(reply.payload).encode()
+        self.send_response(reply.status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in reply.headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
