@@ -77,7 +77,8 @@ def cost_lines(
     return [
         f"model {model or '?'}, {steps} steps, {human_duration(elapsed_s)}",
         f"input: {u.uncached_input} uncached, {u.cached_input} cached, "
-        f"{u.cache_write} cache writes; output: {u.output}",
+        f"{u.cache_write} cache writes; output: {u.output}"
+        + (f" ({u.reasoning} of it reasoning)" if u.reasoning else ""),
         f"cache-hit ratio {u.cache_hit_ratio:.0%}; spent {cost_text(cost_usd, budget_usd)}",
     ]
 
@@ -87,7 +88,8 @@ def format_usage(usage: Usage, cost_usd: float | None) -> str:
     parts = [f"{human_tokens(usage.prompt_total)} in"]
     if usage.prompt_total:
         parts[0] += f" ({usage.cache_hit_ratio:.0%} cached)"
-    parts.append(f"{human_tokens(usage.output)} out")
+    thought = f" ({human_tokens(usage.reasoning)} thinking)" if usage.reasoning else ""
+    parts.append(f"{human_tokens(usage.output)} out{thought}")
     parts.append(UNKNOWN_COST if cost_usd is None else f"${cost_usd:.4f}")
     return " · ".join(parts)
 

@@ -35,6 +35,7 @@ class CostLine:
             "cached_input_tokens": self.usage.cached_input,
             "cache_write_tokens": self.usage.cache_write,
             "output_tokens": self.usage.output,
+            "reasoning_tokens": self.usage.reasoning,
             "cost_usd": self.cost_usd,
             "cost_known": self.cost_usd is not None,
         }
@@ -46,7 +47,10 @@ def per_request(rows: Iterable[dict[str, Any]]) -> list[CostLine]:
         CostLine(
             role=row.get("role") or "main",
             model=row.get("model") or UNRECORDED,
-            usage=Usage(row["uncached"], row["cached"], row["cache_write"], row["output"]),
+            usage=Usage(
+                row["uncached"], row["cached"], row["cache_write"], row["output"],
+                row.get("reasoning") or 0,
+            ),  # fmt: skip
             # An older kiln stored the session's running total here, not the request's.
             cost_usd=row["cost_usd"] if row.get("model") else None,
             step=row.get("step"),
@@ -80,14 +84,18 @@ def money(cost_usd: float | None) -> str:
     return "unknown" if cost_usd is None else f"${cost_usd:.6f}"
 
 
-HEADER = f"{'role':<5} {'model':<28} {'uncached':>9} {'cached':>9} {'write':>8} {'output':>8} {'cost':>12}"
+HEADER = (
+    f"{'role':<5} {'model':<28} {'uncached':>9} {'cached':>9} {'write':>8} {'output':>8} "
+    f"{'thinking':>8} {'cost':>12}"
+)
 
 
 def text_line(line: CostLine, head: str) -> str:
+    """`thinking`: of the output, the reasoning tokens (paid as output)."""
     u = line.usage
     return (
         f"{head}{line.role:<5} {line.model[:28]:<28} {u.uncached_input:>9} {u.cached_input:>9} "
-        f"{u.cache_write:>8} {u.output:>8} {money(line.cost_usd):>12}"
+        f"{u.cache_write:>8} {u.output:>8} {u.reasoning:>8} {money(line.cost_usd):>12}"
     )
 
 

@@ -128,6 +128,7 @@ ADDED_COLUMNS = {
         "messages": "TEXT",  # a JSON list of message hashes (blobs), system prompt first
         "tools": "TEXT",  # the hash of the tool schemas sent
         "reply": "TEXT",  # the hash of the reply
+        "reasoning": "INTEGER DEFAULT 0",  # of `output`: a thinking model's reasoning tokens
     },
 }
 
@@ -365,12 +366,12 @@ class Store:
         writes.append(
             (
                 "INSERT INTO requests (session_id, ts, uncached, cached, cache_write, output, "
-                "ttft_s, duration_s, cost_usd, step, role, model, messages, tools, reply) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "ttft_s, duration_s, cost_usd, step, role, model, messages, tools, reply, "
+                "reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (session_id, time.time(), u.uncached_input, u.cached_input, u.cache_write,
                  u.output, request.ttft_s, request.duration_s, request.cost_usd, request.step,
                  request.role, request.model, json.dumps(hashes), tools,
-                 self._kept(_message_dict(request.reply), writes)),
+                 self._kept(_message_dict(request.reply), writes), u.reasoning),
             )
         )  # fmt: skip
         self._writes.add(writes)
@@ -447,7 +448,8 @@ class Store:
         """Each request's usage, price, step, role and model, in order (hashes left out)."""
         cursor = self.db.execute(
             "SELECT session_id, ts, uncached, cached, cache_write, output, ttft_s, duration_s, "
-            "cost_usd, step, role, model FROM requests WHERE session_id = ? ORDER BY rowid",
+            "cost_usd, step, role, model, reasoning FROM requests WHERE session_id = ? "
+            "ORDER BY rowid",
             (session_id,),
         )
         names = [d[0] for d in cursor.description]

@@ -135,3 +135,16 @@ def test_no_such_session_is_one_sentence() -> None:
 
     with pytest.raises(UsageError, match="kiln sessions list"):
         kiln_cost(argparse.Namespace(session="nothing-here", json=False))
+
+
+def test_a_thinking_models_reasoning_tokens_are_counted_apart_and_paid_as_output(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sonnet = meter("claude-sonnet-4-5-20250929")
+    store_session("think", [(sonnet, Usage(1000, 0, 0, 500, reasoning=400), 1.0)])
+    as_text = json.dumps(cost_json("think", capsys))
+    assert '"reasoning_tokens": 400' in as_text and '"output_tokens": 500' in as_text
+    assert '"cost_usd": 0.0105' in as_text  # 1000*3 + 500*15: the reasoning paid as output
+    assert kiln_cost(argparse.Namespace(session="think", json=False)) == 0
+    printed = capsys.readouterr().out
+    assert "thinking" in printed and "      500      400 " in printed

@@ -44,7 +44,8 @@ class MeterReading:
             mode=s.mode.upper() or "?",
             sandbox=s.backend if s.backend not in ("", "docker") else "",
             tokens=f"in {human_tokens(s.usage.uncached_input)} · cached "
-            f"{human_tokens(s.usage.cached_input)} · out {approx}{human_tokens(s.output_tokens)}",
+            f"{human_tokens(s.usage.cached_input)} · out {approx}{human_tokens(s.output_tokens)}"
+            + (f" ({human_tokens(s.usage.reasoning)} thinking)" if s.usage.reasoning else ""),
             cache=s.cache_text(),
             bar="█" * filled + "░" * (BAR_CELLS - filled) if fraction is not None else "",
             cost=s.cost_text(),
