@@ -76,7 +76,7 @@ class StrictServer:
         self.secret = os.urandom(32)
         self.lock = threading.Lock()
         self.requests_seen: list[SeenRequest] = []
-        self.refusals: list[Refusal] = []
+        self.refusals: list[Refusal] = []  # every request a rule refused (ids in `rule`)
         self.usage_reported: list[UsageReport] = []
         self.truncations: list[dict[str, Any]] = []  # Ollama: prompts it cut silently
         self._last_prompt: list[str] = []
@@ -113,6 +113,12 @@ class StrictServer:
     def chat_requests(self) -> list[SeenRequest]:
         """The requests for a reply (not the probes of models, window or tokenizer)."""
         return [r for r in self.requests if self.provider.is_reply_path(r.path)]
+
+    @property
+    def reply_refusals(self) -> list[Refusal]:
+        """The refusals of requests for a reply (not of a probe such as an unkeyed
+        `GET /v1/models` on Anthropic, which the real API refuses too)."""
+        return [r for r in self.refusals if self.provider.is_reply_path(r.path)]
 
     @property
     def turns_served(self) -> int:
@@ -220,8 +226,11 @@ class _Handler(BaseHTTPRequestHandler):
             reply = server.provider.handle(ex)
         except Refused as refused:
             seen.status, seen.refused_by = refused.status, refused.rule
-            with server.lock:
-                server.refusals.append(Refusal(refused.rule, refused.status, refused.body, path))
+            if refused.rule != "route":  # a path the provider does not serve breaks no rule
+                with server.lock:
+                    server.refusals.append(
+                        Refusal(refused.rule, refused.status, refused.body, path)
+                    )
             reply = JsonReply(status=refused.status, payload=refused.body)
             self._send(reply)
             return
