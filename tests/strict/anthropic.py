@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any
 
+from agent.llm.scripted.script import Script, ScriptState
 from agent.llm.scripted.wire import Reply, fragments, text_pieces
 from tests.strict.base import (
     DEFAULT_REASONING,
@@ -317,9 +318,8 @@ class AnthropicServer(Provider):
         )
 
     def count_tokens(self, ex: Exchange) -> Outgoing:
-        uncached, read, write = self.server.state.anthropic_prompt(
-            {**ex.json, "tools": ex.json.get("tools", [])}
-        )
+        counter = ScriptState(Script(turns=[]))  # a count reads and writes no cache
+        uncached, read, write = counter.anthropic_prompt(ex.json)
         return JsonReply(payload={"input_tokens": uncached + read + write})
 
     def messages(self, ex: Exchange) -> Outgoing:

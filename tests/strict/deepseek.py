@@ -1,7 +1,8 @@
 """DeepSeek (`https://api.deepseek.com`, chat completions at `/chat/completions` and
 `/v1/chat/completions`): V4 thinking mode's rule that reasoning comes back on tool-call
-turns (E3) and its usage with cache hit/miss tokens (E4). Reasoning streams as
-`reasoning_content`."""
+turns (E3; V3.2's words for it, E2, with the option `version="v3.2"`) and its usage with
+cache hit/miss tokens (E4). Reasoning streams as `reasoning_content`. Left out: E1, the
+R1-era refusal of reasoning_content sent back (that API is gone)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ from tests.strict.base import JsonReply, Refused
 from tests.strict.chat_server import ChatProvider, Rule, messages_since_user
 
 CACHE_UNIT = 64  # not confirmed: cache hits counted in 64-token units (context-caching docs)
+
+
+def ds_error(message: str) -> dict[str, Any]:
+    """DeepSeek's error body. Source: modelparams.dev#29 (E3's body)."""
+    error = {"message": message, "type": "invalid_request_error", "param": None}
+    return {"error": {**error, "code": "invalid_request_error"}}
 
 
 class DeepSeekServer(ChatProvider):
@@ -41,25 +48,24 @@ class DeepSeekServer(ChatProvider):
         """E3: in thinking mode, the assistant messages of a tool-calling turn carry their
         reasoning_content back. Source: modelparams.dev#29 (body), langchain#37713,
         kilocode#9452, deepseek-v4-for-copilot#148. not confirmed: that only the current
-        turn (since the last user message) is checked; older turns' reasoning is ignored."""
+        turn (since the last user message) is checked; older turns' reasoning is ignored.
+        E2: V3.2's words for the same rule (option `version="v3.2"`). Source: zed PR #44301,
+        langchain#34745. not confirmed: E2's body around the text."""
         if not self.thinks(body):
             return
-        for _, message in messages_since_user(body):
+        for n, message in messages_since_user(body):
             if (
                 message.get("role") == "assistant"
                 and message.get("tool_calls")
                 and not message.get("reasoning_content")
             ):
+                if self.options.get("version") == "v3.2":
+                    text = f"Missing `reasoning_content` field in the assistant message at message index {n}"
+                    raise Refused("E2", 400, ds_error(text))
                 text = (
                     "The `reasoning_content` in the thinking mode must be passed back to the API."
                 )
-                error = {
-                    "message": text,
-                    "type": "invalid_request_error",
-                    "param": None,
-                    "code": "invalid_request_error",
-                }
-                raise Refused("E3", 400, {"error": error})
+                raise Refused("E3", 400, ds_error(text))
 
     def cached(self, tokens: list[str]) -> int:
         return self.server.cached_prefix(tokens) // CACHE_UNIT * CACHE_UNIT

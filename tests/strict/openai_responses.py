@@ -9,6 +9,7 @@ with the server's HMAC, so an altered or foreign one is refused as OpenAI refuse
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -288,15 +289,16 @@ class Responses:
                 self.stored[item["id"]] = {**item, "_text": reply.reasoning}
             items.append(item)
         if reply.text:
-            items.append(
-                {
-                    "id": server.new_id("msg_"),
-                    "type": "message",
-                    "status": "completed",
-                    "role": "assistant",
-                    "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
-                }
-            )
+            message: dict[str, Any] = {
+                "id": server.new_id("msg_"),
+                "type": "message",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
+            }
+            if _has_phase(str(body.get("model", ""))):
+                message["phase"] = "commentary" if reply.calls else "final_answer"
+            items.append(message)
         for call in reply.calls:
             items.append(
                 {
@@ -309,6 +311,13 @@ class Responses:
                 }
             )
         return items
+
+
+def _has_phase(model: str) -> bool:
+    """B9: gpt-5.3-codex and later mark output messages with `phase`, to be resent as is
+    (advice, no error: not checked). Source: openai-python response_output_message.py."""
+    found = re.match(r"gpt-5\.(\d+)-codex", model.split("/")[-1])
+    return found is not None and int(found.group(1)) >= 3
 
 
 def _events(response: dict[str, Any], reply: Reply) -> list[bytes]:

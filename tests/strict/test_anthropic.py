@@ -297,3 +297,15 @@ def test_redacted_thinking_passes_back_and_is_checked() -> None:
     assert content[0]["type"] == "redacted_thinking" and "data" in content[0]
     assert kept.status_code == 200
     assert refused.status_code == 400 and server.refusals[0].rule == "C4"
+
+
+def test_count_tokens_touches_no_cache() -> None:
+    mark = {"cache_control": {"type": "ephemeral"}}
+    system = [{"type": "text", "text": "You are kiln. " * 20, **mark}]
+    with StrictServer("anthropic", SCRIPT) as server:
+        counted = post(server, "/messages/count_tokens", ask(system=system), KEY).json()
+        reply = post(server, "/messages", ask(system=system), KEY).json()
+    usage = reply["usage"]
+    assert usage["cache_read_input_tokens"] == 0 and usage["cache_creation_input_tokens"] > 0
+    total = usage["input_tokens"] + usage["cache_creation_input_tokens"]
+    assert counted == {"input_tokens": total}

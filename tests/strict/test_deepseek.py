@@ -101,3 +101,21 @@ def test_e4_usage_with_cache_hit_and_miss_in_64_token_units() -> None:
     )
     assert usage["completion_tokens_details"]["reasoning_tokens"] > 0
     assert server.usage_reported[1].cached == usage["prompt_cache_hit_tokens"]
+
+
+def test_e2_v3_2_words_name_the_message_index() -> None:
+    with StrictServer("deepseek", SCRIPT, version="v3.2") as server:
+        message = post(
+            server, "/chat/completions", {"model": "deepseek-reasoner", "messages": [USER]}
+        )
+        said = message.json()["choices"][0]["message"]
+        refused = post(
+            server,
+            "/chat/completions",
+            {"model": "deepseek-reasoner", "messages": loop(said, False)},
+        )
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"] == (
+        "Missing `reasoning_content` field in the assistant message at message index 1"
+    )
+    assert server.refusals[0].rule == "E2"

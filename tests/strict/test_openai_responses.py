@@ -241,3 +241,11 @@ def test_b7_b8_event_stream_and_usage() -> None:
     assert usage["output_tokens_details"]["reasoning_tokens"] == 4  # I should read it
     assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]
     assert server.usage_reported[0].raw == usage
+
+
+def test_b9_later_codex_models_mark_the_phase_of_their_messages() -> None:
+    with StrictServer("openai-responses", CALL_SCRIPT) as server:
+        said = post(server, RESPONSES, {"model": "gpt-5.3-codex", "input": "x", "tools": [TOOL]})
+        earlier = post(server, RESPONSES, {"model": "gpt-5-codex", "input": "x"})
+    assert said.json()["output"][1]["phase"] == "commentary"
+    assert "phase" not in earlier.json()["output"][1]
