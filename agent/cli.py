@@ -27,7 +27,7 @@ def _model_flags(p: argparse.ArgumentParser, repo: bool = True) -> None:
         p.add_argument("--repo", default=".", help="the git repository to work on (default: .)")
     p.add_argument("--base-url", help="OpenAI-compatible or Anthropic base URL (KILN_BASE_URL)")
     p.add_argument("--model", help="model name at that server (KILN_MODEL)")
-    p.add_argument("--provider", choices=["openai", "anthropic"], help="wire protocol")
+    p.add_argument("--provider", choices=["openai", "anthropic", "ollama"], help="wire protocol")
     p.add_argument(
         "--effort",
         help="how hard a reasoning model thinks: low, medium, high (or the provider's own "

@@ -21,7 +21,7 @@ from agent.errors import UsageError
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 URL_PATTERN = re.compile(r"^([a-z][a-z0-9+.-]*://|git@)")
 MODEL_KEYS = {"base_url", "model", "provider"}
-PROVIDERS = {"openai", "anthropic"}
+PROVIDERS = {"openai", "anthropic", "ollama"}
 
 
 @dataclass(frozen=True)
@@ -204,5 +204,5 @@ def _model(value: Any) -> dict[str, str] | None:
     if not all(isinstance(v, str) for v in value.values()):
         raise ValueError("the values of 'model' should be text")
     if value.get("provider") and value["provider"] not in PROVIDERS:
-        raise ValueError("'model.provider' should be openai or anthropic")
+        raise ValueError("'model.provider' should be openai, anthropic or ollama")
     return dict(value)

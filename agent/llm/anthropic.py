@@ -1,10 +1,16 @@
-"""Anthropic Messages API, natively: streaming, tool_use blocks, prompt caching.
+"""Anthropic Messages API, natively: streaming, tool_use blocks, prompt caching, thinking.
 
 The stable prefix is marked for caching with `cache_control: {"type": "ephemeral"}`:
 the last tool schema, the last system block, the last content block of every message the
 loop flagged with `cache_breakpoint=True`, and a rolling one on the last turn (at most two
 message breakpoints, since the API allows four in all). Usage maps cache reads to `cached_input` and cache writes to
-`cache_write`, so the meter can price them differently.
+`cache_write`, so the meter can price them differently. The API reports no count of
+thinking tokens of its own: they are in `output_tokens`, and `Usage.reasoning` stays 0.
+
+Extended thinking (`anthropic_thinking.py`) is on when the profile's effort (or
+`thinking_budget`) asks it of a model that thinks by budget; a reply's thinking blocks are
+kept in `Message.replay` and go back unchanged, at the start of their turn, while thinking
+is on.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from typing import Any
 import httpx
 
 from agent.events import Usage
+from agent.llm import anthropic_thinking
+from agent.llm.anthropic_thinking import ThinkingBlocks
 from agent.llm.base import (
     Completion,
     FormatProblem,
@@ -48,9 +56,10 @@ _STOP_REASONS = {"tool_use": "tool_calls", "end_turn": "stop", "max_tokens": "le
 
 
 def to_anthropic_request(
-    messages: list[Message], tools: list[ToolSpec]
+    messages: list[Message], tools: list[ToolSpec], *, thinking: bool = False
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """(system blocks, messages, tools) with cache_control on the stable prefix."""
+    """(system blocks, messages, tools) with cache_control on the stable prefix; with
+    `thinking`, each assistant turn led by the thinking blocks it came with (C3)."""
     system: list[dict[str, Any]] = [
         {"type": "text", "text": m.content} for m in messages if m.role == "system"
     ]
@@ -70,11 +79,13 @@ def to_anthropic_request(
         blocks = _blocks(m)
         if not blocks:
             continue
+        if thinking and m.role == "assistant":
+            blocks = [*anthropic_thinking.replayed(m), *blocks]
         if wire and wire[-1]["role"] == role:  # the API wants user/assistant alternating
             wire[-1]["content"].extend(blocks)
         else:
             wire.append({"role": role, "content": blocks})
-        if m.cache_breakpoint:
+        if m.cache_breakpoint:  # never a thinking block's: those are sent as they came
             marked.append(blocks[-1])
     # A rolling breakpoint at the end of the conversation: this request writes the cache
     # up to its last turn, and the next request, which only appends, reads all of it.
@@ -99,10 +110,11 @@ def _blocks(m: Message) -> list[dict[str, Any]]:
 
 
 class MessageAssembler:
-    """Folds Messages-API stream events into text, tool calls and usage."""
+    """Folds Messages-API stream events into text, thinking, tool calls and usage."""
 
     def __init__(self) -> None:
         self.text: list[str] = []
+        self.thinking = ThinkingBlocks()
         self.blocks: dict[int, dict[str, str]] = {}
         self.usage: dict[str, int] = {}
         self.stop_reason = ""
@@ -115,10 +127,15 @@ class MessageAssembler:
             self._usage((event.get("message") or {}).get("usage") or {})
         elif kind == "content_block_start":
             block = event.get("content_block") or {}
+            index = event.get("index", len(self.blocks))
+            if block.get("type") in anthropic_thinking.THINKING_TYPES:
+                text = self.thinking.start(index, block)
+                self.size += utf8_size(text) + utf8_size(str(block.get("data") or ""))
+                return [ReasoningChunk(text)] if text else []
             # Streams send `input: {}` here and the JSON in deltas; some servers send it whole.
             whole = json.dumps(block["input"]) if block.get("input") else ""
             self.size += utf8_size(whole)
-            self.blocks[event.get("index", len(self.blocks))] = {
+            self.blocks[index] = {
                 "type": block.get("type", ""),
                 "id": block.get("id", ""),
                 "name": block.get("name", ""),
@@ -148,7 +165,10 @@ class MessageAssembler:
             return [TextChunk(delta["text"])]
         if kind == "thinking_delta" and delta.get("thinking"):
             self.size += utf8_size(delta["thinking"])
+            self.thinking.thinking(index, delta["thinking"])
             return [ReasoningChunk(delta["thinking"])]
+        if kind == "signature_delta":
+            self.thinking.signature(index, str(delta.get("signature") or ""))
         if kind == "input_json_delta":
             self.blocks.setdefault(index, {"type": "tool_use", "id": "", "name": "", "json": ""})
             self.blocks[index]["json"] += delta.get("partial_json", "")
@@ -173,6 +193,20 @@ class MessageAssembler:
             else:
                 calls.append(checked)
         return calls, problems
+
+    def message(self, tools: list[ToolSpec]) -> tuple[Message, list[FormatProblem]]:
+        """The reply as one assistant message, its thinking blocks kept to go back."""
+        calls, problems = self.tool_calls(tools)
+        replay = self.thinking.replay()
+        message = Message(
+            role="assistant",
+            content="".join(self.text),
+            tool_calls=tuple(calls),
+            reasoning=self.thinking.text(),
+            replay=replay,
+            replay_api=anthropic_thinking.API if replay else "",
+        )
+        return message, problems
 
     def token_usage(self) -> Usage:
         return Usage(
@@ -199,6 +233,7 @@ class AnthropicClient:
         self.base_url = with_default_path(profile.base_url or DEFAULT_BASE_URL, "/v1")
         self._key, self._key_hint = resolve_api_key(profile, env)
         self._backoff_base_s = backoff_base_s
+        self._facts = anthropic_thinking.facts_of(profile)
         self._http = httpx.AsyncClient(
             timeout=http_timeout(profile), verify=tls_context(self.base_url)
         )
@@ -222,10 +257,12 @@ class AnthropicClient:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    def _headers(self) -> dict[str, str]:
+    def _headers(self, betas: tuple[str, ...] = ()) -> dict[str, str]:
         headers = {"anthropic-version": API_VERSION}
         if self._key:
             headers["x-api-key"] = self._key
+        if betas:
+            headers["anthropic-beta"] = ",".join(betas)
         return headers
 
     async def _attempt(
@@ -235,10 +272,17 @@ class AnthropicClient:
         max_tokens: int | None,
         temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
-        system, wire_messages, wire_tools = to_anthropic_request(messages, tools)
+        asked = max_tokens or self.profile.max_output_tokens
+        thinking = anthropic_thinking.plan(self.profile, asked, self._facts)
+        system, wire_messages, wire_tools = to_anthropic_request(
+            messages, tools, thinking=bool(thinking.budget)
+        )
+        if thinking.budget and not anthropic_thinking.starts_with_thinking(wire_messages):
+            thinking = anthropic_thinking.Thinking(0, asked)  # C3: this request goes without
+            system, wire_messages, wire_tools = to_anthropic_request(messages, tools)
         body: dict[str, Any] = {
             "model": self.profile.model,
-            "max_tokens": max_tokens or self.profile.max_output_tokens,
+            "max_tokens": thinking.max_tokens,
             "messages": wire_messages,
             "stream": True,
         }
@@ -246,7 +290,10 @@ class AnthropicClient:
             body["system"] = system
         if wire_tools:
             body["tools"] = wire_tools
-        if temperature is not None:
+        if thinking.budget:
+            # C2: no temperature but 1 (none sent), no top_k, top_p or forced tool_choice.
+            body["thinking"] = {"type": "enabled", "budget_tokens": thinking.budget}
+        elif temperature is not None:
             body["temperature"] = temperature
         started = time.monotonic()
         ttft: float | None = None
@@ -256,7 +303,7 @@ class AnthropicClient:
             self._http,
             f"{self.base_url}/messages",
             body,
-            self._headers(),
+            self._headers(thinking.betas),
             base_url=self.base_url,
             key_hint=self._key_hint,
         ) as response:
@@ -275,9 +322,9 @@ class AnthropicClient:
                     break
         if not parts.done:
             raise Retryable("cut", "the stream ended before message_stop")
-        calls, problems = parts.tool_calls(tools)
+        message, problems = parts.message(tools)
         yield Completion(
-            message=Message(role="assistant", content="".join(parts.text), tool_calls=tuple(calls)),
+            message=message,
             usage=parts.token_usage(),
             finish_reason=_STOP_REASONS.get(parts.stop_reason, parts.stop_reason or "stop"),
             ttft_s=ttft,

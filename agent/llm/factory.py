@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from agent.errors import ConfigError
 from agent.llm.base import ModelClient, ModelProfile
 
-PROVIDERS = ("openai", "anthropic")
+PROVIDERS = ("openai", "anthropic", "ollama")
 TOOL_PROTOCOLS = ("auto", "native", "text")
 
 
@@ -17,7 +17,7 @@ def create_client(profile: ModelProfile, *, env: Mapping[str, str] | None = None
     if provider not in PROVIDERS:
         raise ConfigError(
             f'Unknown model provider {profile.provider!r}: use "openai" '
-            '(any OpenAI-compatible server) or "anthropic".'
+            '(any OpenAI-compatible server), "anthropic" or "ollama".'
         )
     if profile.tool_protocol not in TOOL_PROTOCOLS:
         raise ConfigError(
@@ -29,6 +29,11 @@ def create_client(profile: ModelProfile, *, env: Mapping[str, str] | None = None
         from agent.llm.anthropic import AnthropicClient
 
         client = AnthropicClient(profile, env=env)
+    elif provider == "ollama":
+        from agent.llm.ollama import OllamaClient
+
+        # Its native chat API, which takes the window to serve (`num_ctx`, H2).
+        client = OllamaClient(profile, env=env)
     else:
         if not profile.base_url:
             raise ConfigError(

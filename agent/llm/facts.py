@@ -41,6 +41,8 @@ class ModelFacts:
     send_back: tuple[str, ...] = ()  # of SEND_BACK
     # Anthropic's thinking budget per effort, in tokens (C1: at least 1024)
     budgets: tuple[tuple[str, int], ...] = ()
+    # Anthropic beta headers a thinking request carries (C7: interleaved thinking)
+    betas: tuple[str, ...] = ()
     date: str = ""
     source: str = ""
 
@@ -75,6 +77,7 @@ def _rows() -> tuple[tuple[tuple[str, ...], ModelFacts], ...]:
             max_output=int(row.get("max_output", 0)),
             send_back=tuple(row.get("send_back", ())),
             budgets=tuple((str(k), int(v)) for k, v in row.get("budgets", {}).items()),
+            betas=tuple(str(b) for b in row.get("betas", ())),
             date=str(row["date"]),
             source=str(row["source"]),
         )

@@ -41,7 +41,9 @@ class Prices:
 class ModelProfile:
     """One configured model: `[models.main]` or `[models.fast]`."""
 
-    provider: str = "openai"  # "openai" (any OpenAI-compatible server) | "anthropic"
+    # "openai" (any OpenAI-compatible server) | "anthropic" | "ollama" (its native chat API,
+    # chosen by kiln for a model Ollama serves unless the person names a provider)
+    provider: str = "openai"
     base_url: str = ""
     model: str = ""
     api_key_env: str = ""  # the NAME of the variable holding the key, never the key
@@ -55,6 +57,9 @@ class ModelProfile:
     # data says: `reasoning_effort`, `reasoning.effort`, Anthropic's thinking budget or
     # effort, Gemini's thinking level.
     effort: str = ""
+    # Claude's thinking budget in tokens, for a model that thinks by budget: 0 takes the
+    # budget `effort` names; else at least 1024 (the API's least), and it turns thinking on.
+    thinking_budget: int = 0
     # The OpenAI wire API: "auto" (what kiln knows of the model, else chat completions),
     # "chat" or "responses".
     wire_api: str = "auto"

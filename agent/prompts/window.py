@@ -42,6 +42,9 @@ class Window:
     # Said by the config or the server. A guessed window compacts early but never cuts
     # the person's words to fit: the real window may well be larger.
     known: bool = True
+    # The server that declared it ("llama.cpp", "vllm", "ollama", "other"; "" not asked):
+    # whose `/tokenize` body calibrates the estimate.
+    server: str = ""
 
     @property
     def room(self) -> int:

@@ -10,15 +10,17 @@ not fit, the longest of them are cut head and tail until they do: the request go
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 
 from agent import tools
-from agent.events import Compacted, WindowUsed
+from agent.events import Compacted, StopReason, WindowUsed
 from agent.llm.base import Completion, Message
 from agent.prompts import compaction
 from agent.prompts.conversation import truncate
 from agent.prompts.window import prompt_chars
 from agent.run.core import Run
 from agent.run.sampling import ask_once
+from agent.run.stops import Stop
 from sandbox.base import SandboxError
 
 SUMMARY_TOKENS = 600
@@ -49,6 +51,8 @@ async def make_room(run: Run, *, force: bool = False) -> None:
     if after > window.room and window.known:
         _cut_longest(run)
         after = window.estimate(conversation.messages(), specs)
+        if after > window.room and window.server == "ollama" and not force:
+            raise _over_what_ollama_serves(window.tokens, after)
     if outcome.compacted or after < before:
         run.emit(
             Compacted(
@@ -95,6 +99,17 @@ def _latest_plan(history: list[Message]) -> str:
     return ""
 
 
+def _over_what_ollama_serves(served: int, needed: int) -> Stop:
+    """Ollama's OpenAI endpoint would cut the prompt silently (H1): the run stops first."""
+    return Stop(
+        StopReason.MODEL_ERROR,
+        f"The prompt needs about {needed:,} tokens and Ollama serves this model "
+        f"{served:,}, so it would cut it silently: start Ollama with "
+        "OLLAMA_CONTEXT_LENGTH=32768 (or set PARAMETER num_ctx in the model's Modelfile), "
+        "or leave the provider unset so kiln asks Ollama for the window it needs.",
+    )
+
+
 def _cut_longest(run: Run) -> None:
     """The last resort: halve the longest messages until the request fits; a message that
     holds the person's task keeps it word for word, and only the rest is halved."""
@@ -109,10 +124,9 @@ def _cut_longest(run: Run) -> None:
         message = history[longest]
         if _cuttable(message.content, task) < 200:
             return  # nothing left worth cutting
-        text = _halved(message.content, task)
-        history[longest] = Message(
-            message.role, text, message.tool_calls, message.tool_call_id, message.name
-        )
+        # Only the text is halved: what the message carries for its provider (thinking
+        # blocks and their signatures, reasoning) goes back unchanged (C3, C4).
+        history[longest] = dataclasses.replace(message, content=_halved(message.content, task))
 
 
 def _cuttable(content: str, task: str) -> int:

@@ -22,9 +22,11 @@ from agent.custom.skills import Skills, prompt_section
 from agent.custom.skills import load as load_skills
 from agent.errors import KilnError
 from agent.hooks.runner import HookRunner
+from agent.llm import anthropic_thinking
 from agent.llm.base import ModelClient, ModelProfile
+from agent.llm.facts import limits_for
 from agent.llm.request import OnRequest
-from agent.llm.window import served_token_count, served_window
+from agent.llm.window import served_context, served_token_count
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy
 from agent.prompts.rules import project_rules
@@ -33,7 +35,7 @@ from agent.run.core import LoopDeps
 from agent.session.baseline import TestCommand
 from agent.session.models import fast_model
 from agent.settings import trust
-from agent.settings.config import McpServer, Settings
+from agent.settings.config import MODEL_DATA, McpServer, Settings
 from agent.tools.base import ExternalTools
 from agent.tools.gate import ApprovalGate
 from sandbox.base import Sandbox
@@ -77,7 +79,7 @@ async def start_parts(
     a big repository's first map takes seconds, and so does a container. `ask_sandbox`
     (the test runner check) goes to the sandbox as soon as it runs, while the rest may
     still be on its way; `Started.asked` is its answer, to be awaited."""
-    window = asyncio.ensure_future(declared_window(profile, settings))
+    window = asyncio.ensure_future(declared_window(profile, settings, notes))
     try:
         skills = await asyncio.to_thread(load_skills, repo)
         notes.extend(skills.notes)
@@ -173,28 +175,47 @@ async def _close_mcp(started: asyncio.Future[ExternalTools | None]) -> None:
             await tools.close()
 
 
-async def declared_window(profile: ModelProfile, settings: Settings) -> Window:
-    """The model's context window: configured, else what its server declares, else the
-    profile's default. Asked while the rest of the session starts."""
-    tokens = profile.context_window
-    configured = "models.main.context_window" in settings.sources or (
-        tokens != ModelProfile().context_window  # a profile kiln made (the local model)
-    )
-    known = configured
-    if profile.provider == "anthropic" and not configured:
-        tokens, known = ANTHROPIC_WINDOW, True
-    elif profile.base_url and not configured:
-        served = await served_window(profile.base_url, profile.model)
-        tokens, known = (served, True) if served else (tokens, False)
-    window = Window(tokens, profile.max_output_tokens, settings.context.compact_at)
-    window.known = known
+async def declared_window(
+    profile: ModelProfile, settings: Settings, notes: list[str] | None = None
+) -> Window:
+    """The model's context window: as the person configured it, else what kiln knows of
+    the model (`llm/models.toml`: a hosted model's window, with no question to its API),
+    else what its server declares (for Ollama's OpenAI endpoint, the context it serves;
+    its native API serves what kiln asks), else Claude's, else the profile's default.
+    Asked while the rest of the session starts; what the person should know of it (a
+    served window below what the model takes) goes to `notes`. The reply's reserve holds
+    Claude's thinking budget too."""
+    reserve = anthropic_thinking.reply_reserve(profile)  # thinking counts in the reply
+    tokens, known, server = profile.context_window, True, ""
+    source = settings.sources.get("models.main.context_window", "")
+    data_window = limits_for(profile.model)[0]
+    if profile.provider == "ollama":  # what kiln asks Ollama to serve (`num_ctx`)
+        server = "ollama"
+    elif source and source != MODEL_DATA:
+        pass  # the person's
+    elif not source and tokens not in (ModelProfile().context_window, data_window):
+        pass  # a profile kiln made (the local model)
+    elif data_window:
+        tokens = data_window
+    elif profile.provider == "anthropic":
+        tokens = ANTHROPIC_WINDOW
+    elif profile.base_url:
+        served = await served_context(profile.base_url, profile.model)
+        if served is not None and served.note and notes is not None:
+            notes.append(served.note)
+        tokens, known = (served.tokens, True) if served else (tokens, False)
+        server = served.server if served else "other"  # asked: no need to ask again
+    else:
+        known = False
+    window = Window(tokens, reserve, settings.context.compact_at)
+    window.known, window.server = known, server
     return window
 
 
 async def calibrated(window: Window, profile: ModelProfile, system: str) -> Window:
     """`window` calibrated with the server's tokenizer (on `system`) where it has one."""
     if profile.provider != "anthropic" and profile.base_url:
-        counted = await served_token_count(profile.base_url, system)
+        counted = await served_token_count(profile.base_url, system, window.server)
         if counted:
             window.calibrate(len(system), counted)
     return window

@@ -316,7 +316,18 @@ def _profile(name: str, values: dict[str, Any], sources: dict[str, str]) -> Mode
         if value.lower() not in allowed:
             words = ", ".join(a for a in allowed if a)
             raise _bad_key(f"models.{name}.{key}", sources, f"it takes one of {words}")
-    return dataclasses.replace(profile, prices=prices, **_known_limits(profile.model, plain))
+    if profile.thinking_budget and profile.thinking_budget < 1024:  # the API's least (C1)
+        raise _bad_key(
+            f"models.{name}.thinking_budget", sources, "it takes 0 (from effort) or 1024 and more"
+        )
+    known = _known_limits(profile.model, plain)
+    for key in known:  # `kiln config show` says where they came from
+        sources.setdefault(f"models.{name}.{key}", MODEL_DATA)
+    return dataclasses.replace(profile, prices=prices, **known)
+
+
+# The source of a value kiln filled in from what it knows of the model (`llm/models.toml`).
+MODEL_DATA = "kiln's model data"
 
 
 def _known_limits(model: str, given: dict[str, Any]) -> dict[str, int]:

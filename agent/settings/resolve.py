@@ -17,11 +17,17 @@ import httpx
 from agent.errors import ConfigError, KilnError, ModelError
 from agent.llm.base import ModelClient, ModelProfile
 from agent.settings import paths
-from agent.settings.config import Settings
+from agent.settings.config import MODEL_DATA, Settings
 
 # Servers found running are preferred in this order.
 PREFERENCE = ("llama.cpp", "Ollama", "vLLM", "LM Studio")
 PROBE_TIMEOUT_S = 0.5
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
+OLLAMA_PORT = 11434
+# The window kiln asks Ollama to serve when the person sets none: what a coding agent's
+# prompts need, within what a 7B model's cache takes on a small GPU (Ollama's docs advise
+# 64k and more for coding tools; a model trained for less gets its own).
+OLLAMA_WINDOW = 32768
 
 NOTHING_CONFIGURED = (
     "No model is configured and none runs on 127.0.0.1: pass --base-url and --model "
@@ -40,7 +46,10 @@ class NoModelConfigured(ConfigError):
 async def resolve_profile(settings: Settings, name: str = "main") -> ModelProfile:
     configured = settings.models.get(name)
     if configured is not None and configured.base_url:
-        return _embedded_at(configured.base_url) or await _with_model(configured, name)
+        embedded = _embedded_at(configured.base_url)
+        if embedded is not None:
+            return embedded
+        return await _ollama_native(await _with_model(configured, name), settings, name)
     if configured is not None and configured.model:
         raise ConfigError(
             f"models.{name}.model is set to {configured.model!r} but no base_url says where "
@@ -48,7 +57,7 @@ async def resolve_profile(settings: Settings, name: str = "main") -> ModelProfil
         )
     found = await _running_local_server()
     if found is not None:
-        return found
+        return await _ollama_native(found, settings, name)
     try:
         from agent.local import default_profile
     except ImportError:
@@ -92,6 +101,27 @@ async def _with_model(profile: ModelProfile, name: str) -> ModelProfile:
         f"models.{name} has base_url {profile.base_url} but no model name; "
         "pass --model or set KILN_MODEL."
     )
+
+
+async def _ollama_native(profile: ModelProfile, settings: Settings, name: str) -> ModelProfile:
+    """A model Ollama serves goes through Ollama's native chat API, which takes the window
+    to serve (`num_ctx`): on its OpenAI endpoint a default Ollama serves 4k and cuts a
+    longer prompt silently (H1, H2). The window is the person's `context_window`, else the
+    model's own up to OLLAMA_WINDOW. A provider the person named stays as named."""
+    if profile.provider != "openai" or f"models.{name}.provider" in settings.sources:
+        return profile
+    url = httpx.URL(profile.base_url)
+    if url.host not in LOCAL_HOSTS and url.port != OLLAMA_PORT:
+        return profile  # a hosted API is not asked Ollama's questions
+    from agent.llm.window import ollama_trained
+
+    trained = await ollama_trained(profile.base_url, profile.model)
+    if trained is None:
+        return profile
+    window = profile.context_window
+    if settings.sources.get(f"models.{name}.context_window", MODEL_DATA) == MODEL_DATA:
+        window = min(trained, OLLAMA_WINDOW) if trained else OLLAMA_WINDOW
+    return dataclasses.replace(profile, provider="ollama", context_window=window)
 
 
 async def _running_local_server() -> ModelProfile | None:

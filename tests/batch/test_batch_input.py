@@ -42,7 +42,7 @@ def test_every_bad_line_is_named_and_nothing_starts(tmp_path: Path) -> None:
         "line 5: not valid JSON",
         "line 6: the id 'a/b' may hold only",
         "line 7: 'max_steps' should be a whole number",
-        "line 8: 'model.provider' should be openai or anthropic",
+        "line 8: 'model.provider' should be openai, anthropic or ollama",
         "line 9: 'task' is missing",
     ):
         assert expected in done.stderr, expected
