@@ -43,6 +43,11 @@ def create_client(profile: ModelProfile, *, env: Mapping[str, str] | None = None
         from agent.llm.openai_compat import OpenAICompatClient
 
         client = OpenAICompatClient(profile, env=env)
+        from agent.llm.adapt import AdaptingClient
+
+        # What the server refuses and names (a parameter, a value, another API, native
+        # tool calls) is adapted to once, said once, kept for the session (`adapt.py`).
+        client = AdaptingClient(client, env=env)
     if profile.tool_protocol == "text":
         from agent.llm.text_protocol import TextProtocolClient
 

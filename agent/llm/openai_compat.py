@@ -10,6 +10,7 @@ calls written as text are recovered (`recovery.py`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import time
@@ -31,6 +32,8 @@ from agent.llm.base import (
     ToolCall,
     ToolSpec,
 )
+from agent.llm.choices import WireChoices, chat_choices
+from agent.llm.facts import facts_for, on_client
 from agent.llm.recovery import check_native_call
 from agent.llm.recovery_stream import recover_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
@@ -45,32 +48,53 @@ from agent.llm.wire_common import (
 )
 from agent.present import estimate_tokens
 
+# What a server attaches to a reply that it wants back as it came: Gemini's thought
+# signature rides in `extra_content`, on the first tool call or a text reply's delta (D1).
+CARRIED = ("extra_content",)
 
-def to_openai_messages(messages: list[Message]) -> list[dict[str, Any]]:
+
+def to_openai_messages(
+    messages: list[Message], choices: WireChoices | None = None
+) -> list[dict[str, Any]]:
+    """The conversation in chat-completions shape; `choices` says what goes back with the
+    model's own messages (its reasoning, what the server attached to them)."""
+    choices = choices or WireChoices()
     out: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "tool":
             out.append({"role": "tool", "tool_call_id": m.tool_call_id or "", "content": m.content})
-        elif m.role == "assistant" and m.tool_calls:
-            out.append(
-                {
-                    "role": "assistant",
-                    # "" rather than null: llama-cpp-python's server rejects a null content
-                    # (HTTP 500), and every other server takes an empty string too.
-                    "content": m.content,
-                    "tool_calls": [
-                        {
-                            "id": c.id,
-                            "type": "function",
-                            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
-                        }
-                        for c in m.tool_calls
-                    ],
-                }
-            )
+        elif m.role == "assistant":
+            out.append(_assistant_message(m, choices))
         else:
             out.append({"role": m.role, "content": m.content})
     return out
+
+
+def _assistant_message(m: Message, choices: WireChoices) -> dict[str, Any]:
+    # "" rather than null: llama-cpp-python's server rejects a null content (HTTP 500),
+    # and every other server takes an empty string too.
+    entry: dict[str, Any] = {"role": "assistant", "content": m.content}
+    # Every tool-call message carries the field when the server wants reasoning back
+    # (DeepSeek E2/E3, Kimi F1 check that it is there), text replies only when they had some.
+    if choices.reasoning_back and (m.reasoning or m.tool_calls):
+        entry["reasoning_content"] = m.reasoning
+    if choices.extras_back and m.replay_api == "chat":
+        for item in m.replay:
+            entry.update(item)
+    if m.tool_calls:
+        entry["tool_calls"] = [_tool_call(c, choices) for c in m.tool_calls]
+    return entry
+
+
+def _tool_call(c: ToolCall, choices: WireChoices) -> dict[str, Any]:
+    call: dict[str, Any] = {
+        "id": c.id,
+        "type": "function",
+        "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+    }
+    if choices.extras_back and c.extra:
+        call.update(c.extra)
+    return call
 
 
 def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
@@ -90,7 +114,10 @@ class ChunkAssembler:
         self.text: list[str] = []
         self.reasoning: list[str] = []
         self.calls: dict[int, dict[str, str]] = {}
+        self.call_extras: dict[int, dict[str, Any]] = {}  # CARRIED keys of each call, as sent
+        self.extras: dict[str, Any] = {}  # CARRIED keys of the reply's deltas (a text reply's)
         self.usage: dict[str, Any] | None = None
+        self.choice_usage: dict[str, Any] | None = None  # Kimi: in the last choice (F3)
         self.timings: dict[str, Any] | None = None
         self.finish_reason: str | None = None
         self.done = False
@@ -107,7 +134,10 @@ class ChunkAssembler:
         if isinstance(chunk.get("timings"), dict):  # llama.cpp: cache_n = cached prompt tokens
             self.timings = chunk["timings"]
         for choice in chunk.get("choices") or []:
+            if isinstance(choice.get("usage"), dict) and choice["usage"]:
+                self.choice_usage = choice["usage"]
             delta = choice.get("delta") or choice.get("message") or {}
+            self.extras.update({k: delta[k] for k in CARRIED if delta.get(k)})
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if isinstance(reasoning, str) and reasoning:
                 self.size += utf8_size(reasoning)
@@ -132,6 +162,9 @@ class ChunkAssembler:
             same = last >= 0 and (not call_id or self.calls[last]["id"] in ("", call_id))
             index = last if same else last + 1
         slot = self.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+        carried = {k: delta[k] for k in CARRIED if delta.get(k)}
+        if carried:
+            self.call_extras.setdefault(index, {}).update(carried)
         function = delta.get("function") or {}
         if call_id and not slot["id"]:
             slot["id"] = call_id
@@ -153,11 +186,29 @@ class ChunkAssembler:
             checked = check_native_call(
                 slot["name"], slot["arguments"], tools, slot["id"] or f"call_{index}"
             )
-            (problems if isinstance(checked, FormatProblem) else calls).append(checked)  # type: ignore[arg-type]
+            if isinstance(checked, FormatProblem):
+                problems.append(checked)
+            else:
+                extra = self.call_extras.get(index)
+                calls.append(dataclasses.replace(checked, extra=extra) if extra else checked)
         return calls, problems
 
+    def message(self, calls: list[ToolCall]) -> Message:
+        """The reply as a Message: its reasoning kept (shown, stored, sent back where the
+        server wants it), and what the server attached to a text reply kept to send back."""
+        replay = ({**self.extras},) if self.extras and not calls else ()
+        return Message(
+            role="assistant",
+            content="".join(self.text),
+            tool_calls=tuple(calls),
+            reasoning="".join(self.reasoning),
+            replay=replay,
+            replay_api="chat" if replay else "",
+        )
+
     def token_usage(self, request_text: str) -> Usage:
-        if not self.usage:
+        u = self.usage or self.choice_usage
+        if not u:
             output = "".join(self.text + self.reasoning) + json.dumps(self.calls)
             prompt, cached = (
                 estimate_tokens(request_text),
@@ -168,7 +219,6 @@ class ChunkAssembler:
                 cached_input=cached,
                 output=estimate_tokens(output),
             )
-        u = self.usage
         prompt = int(u.get("prompt_tokens") or 0)
         details = u.get("prompt_tokens_details") or {}
         cached = (
@@ -179,15 +229,26 @@ class ChunkAssembler:
             or 0
         )
         cached = min(int(cached), prompt)
+        completion = int(u.get("completion_tokens") or 0)
+        # Reasoning tokens are inside completion_tokens (A7; DeepSeek reports them alike, E4).
+        spent = u.get("completion_tokens_details")
+        thought = int((spent.get("reasoning_tokens") if isinstance(spent, dict) else 0) or 0)
         return Usage(
             uncached_input=prompt - cached,
             cached_input=cached,
-            output=int(u.get("completion_tokens") or 0),
+            output=completion,
+            reasoning=min(thought, completion),
         )
 
 
 class OpenAICompatClient:
-    """ModelClient for any server speaking OpenAI chat completions."""
+    """ModelClient for any server speaking OpenAI chat completions.
+
+    What it sends that servers differ on (the output parameter, temperature, effort, what
+    goes back) is `choices`, from what kiln knows of the model (`models.toml`), changed by
+    `llm/adapt.py` when a server refuses it."""
+
+    takes_shape = True  # `stream(shape=...)`: a response_format for the text protocol
 
     def __init__(
         self,
@@ -202,6 +263,7 @@ class OpenAICompatClient:
         self.base_url = with_default_path(profile.base_url, "/v1")
         self._key, self._key_hint = resolve_api_key(profile, env)
         self._model = profile.model
+        self.choices = chat_choices(on_client(facts_for(profile.model), "openai"), profile.effort)
         self._backoff_base_s = backoff_base_s
         self._http = httpx.AsyncClient(
             timeout=http_timeout(profile), verify=tls_context(self.base_url)
@@ -257,24 +319,30 @@ class OpenAICompatClient:
         shape: dict[str, Any] | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
+        choices = self.choices
         body: dict[str, Any] = {
             "model": await self._model_name(),
-            "messages": to_openai_messages(messages),
+            "messages": to_openai_messages(messages, choices),
             "stream": True,
             "stream_options": {"include_usage": True},
-            "max_tokens": max_tokens or self.profile.max_output_tokens,
+            choices.output_param: max_tokens or self.profile.max_output_tokens,
         }
         if tools:
             body["tools"] = to_openai_tools(tools)
-        if temperature is None and self.profile.temperature >= 0:
-            temperature = self.profile.temperature
-        if temperature is not None:
-            body["temperature"] = temperature
-        if temperature:
-            # A sample needs a seed of its own: without one, llama-cpp-python derives the
-            # next seed from the one saved with a cached prompt state, so every sample of
-            # a prompt it has cached came back word for word the same.
-            body["seed"] = secrets.randbelow(2**31)
+        if choices.effort:
+            body["reasoning_effort"] = choices.effort
+        if choices.temperature == "any":
+            if temperature is None and self.profile.temperature >= 0:
+                temperature = self.profile.temperature
+            if temperature is not None:
+                body["temperature"] = temperature
+            if temperature:
+                # A sample needs a seed of its own: without one, llama-cpp-python derives
+                # the next seed from the one saved with a cached prompt state, so every
+                # sample of a prompt it has cached came back word for word the same.
+                body["seed"] = secrets.randbelow(2**31)
+        elif choices.temperature != "none":  # the one value the model takes (F2)
+            body["temperature"] = float(choices.temperature)
         if shape:
             body["response_format"] = shape
         started = time.monotonic()
@@ -302,14 +370,8 @@ class OpenAICompatClient:
         if not parts.finished:
             raise Retryable("cut", "the stream ended before the reply was complete")
         calls, problems = parts.tool_calls(tools)
-        message = Message(
-            role="assistant",
-            content="".join(parts.text),
-            tool_calls=tuple(calls),
-            reasoning="".join(parts.reasoning),
-        )
         yield Completion(
-            message=message,
+            message=parts.message(calls),
             usage=parts.token_usage(json.dumps(body)),
             finish_reason=parts.finish_reason or "stop",
             ttft_s=ttft,

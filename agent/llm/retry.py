@@ -39,6 +39,16 @@ class Retryable(Exception):
         return self.detail
 
 
+class RequestRefused(ModelError):
+    """A request the server refused for good (a 4xx): its one sentence, and the status and
+    body as sent, which a client that adapts to refusals reads (`llm/adapt.py`)."""
+
+    def __init__(self, message: str, status: int, body: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
     """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date."""
     if not value:
@@ -88,23 +98,29 @@ def _untrusted_certificate(exc: BaseException) -> bool:
 def status_error(
     status: int, body: str, base_url: str, key_hint: str, retry_after: str | None = None
 ) -> Exception:
-    """A Retryable for 429/5xx; a one-sentence ModelError for every other 4xx."""
+    """A Retryable for 429/5xx; a one-sentence RequestRefused for every other 4xx."""
     if status == 429 or status >= 500:
         kind = "rate_limit" if status == 429 else "server"
         return Retryable(kind, f"HTTP {status}", parse_retry_after(retry_after))
     detail = _short(body)
     if status in (401, 403):
-        return ModelError(
-            f"The model server at {base_url} refused the request ({status}): {key_hint}."
+        return RequestRefused(
+            f"The model server at {base_url} refused the request ({status}): {key_hint}.",
+            status,
+            body,
         )
     if status == 404:
-        return ModelError(
+        return RequestRefused(
             f"The model server at {base_url} has no such endpoint or model (404{detail}): "
-            "check --base-url and --model."
+            "check --base-url and --model.",
+            status,
+            body,
         )
-    return ModelError(
+    return RequestRefused(
         f"The model server at {base_url} rejected the request ({status}{detail}); "
-        "check the model profile."
+        "check the model profile.",
+        status,
+        body,
     )
 
 
@@ -157,14 +173,27 @@ async def retrying(
             await asyncio.sleep(delay)
 
 
-def _short(body: str) -> str:
-    """The server's own error message, if it sent one, kept to one line."""
-    message = ""
+def error_fields(body: str) -> tuple[str, str, str]:
+    """(message, param, code) of a server's error body: OpenAI's `{"error": {...}}`, vLLM's
+    older flat one, Gemini's list of one; the body itself when it is not JSON."""
     try:
         data = json.loads(body)
-        err = data.get("error", data) if isinstance(data, dict) else data
-        message = str(err.get("message", "")) if isinstance(err, dict) else str(err)
     except ValueError:
-        message = body
-    message = " ".join(message.split())[:200].rstrip(".")
+        return body, "", ""
+    if isinstance(data, list) and data:
+        data = data[0]
+    err = data.get("error", data) if isinstance(data, dict) else data
+    if not isinstance(err, dict):
+        return str(err), "", ""
+    param, code = err.get("param"), err.get("code")
+    return (
+        str(err.get("message", "")),
+        param if isinstance(param, str) else "",
+        code if isinstance(code, str) else "",
+    )
+
+
+def _short(body: str) -> str:
+    """The server's own error message, if it sent one, kept to one line."""
+    message = " ".join(error_fields(body)[0].split())[:200].rstrip(".")
     return f": {message}" if message else ""

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 from agent.llm.base import Message, ModelClient, ModelEvent, ToolSpec
-from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.recovery import signature
 from agent.llm.recovery_stream import recover_stream
 
@@ -109,10 +109,11 @@ class TextProtocolClient:
         temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
         text_messages = to_text_messages(messages, tools, self.style)
-        if self.style == "json" and tools and isinstance(self.inner, OpenAICompatClient):
+        if self.style == "json" and tools and getattr(self.inner, "takes_shape", False):
             # llama.cpp's form (llama-cpp-python knows no other): a json_object with a schema.
             shape = {"type": "json_object", "schema": call_schema(tools)}
-            events = self.inner.stream(
+            inner: Any = self.inner  # the chat-completions client, or one adapting it
+            events = inner.stream(
                 text_messages, [], max_tokens=max_tokens, shape=shape, temperature=temperature
             )
         else:

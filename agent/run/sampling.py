@@ -6,8 +6,8 @@ from __future__ import annotations
 import contextlib
 
 from agent.errors import ModelError
-from agent.events import UsageUpdated
-from agent.llm.base import Completion, Message, ToolSpec
+from agent.events import Level, Notice, UsageUpdated
+from agent.llm.base import Adapted, Completion, Message, ToolSpec
 from agent.run.core import Run
 
 
@@ -38,6 +38,8 @@ async def ask_once(
     with contextlib.suppress(ModelError):
         stream = client.stream(messages, tool_specs, max_tokens=max_tokens, temperature=temperature)
         async for event in stream:
+            if isinstance(event, Adapted):  # said once by the client, whichever request met it
+                run.emit(Notice(event.said, level=Level.INFO))
             if isinstance(event, Completion):
                 if deps.on_request is not None:  # stored and priced like any request
                     record = deps.meter.request(

@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 
 from agent.errors import ConfigError
+from agent.llm.adapt import AdaptingClient
 from agent.llm.anthropic import AnthropicClient
 from agent.llm.base import Message, ModelProfile
 from agent.llm.factory import create_client
@@ -64,9 +65,8 @@ async def test_text_protocol_puts_tools_in_the_prompt_and_parses_calls() -> None
 
 
 def test_factory_builds_by_provider_and_explains_bad_profiles() -> None:
-    assert isinstance(
-        create_client(ModelProfile(base_url="http://127.0.0.1:1/v1"), env={}), OpenAICompatClient
-    )
+    openai = create_client(ModelProfile(base_url="http://127.0.0.1:1/v1"), env={})
+    assert isinstance(openai, AdaptingClient) and isinstance(openai.base, OpenAICompatClient)
     assert isinstance(
         create_client(ModelProfile(provider="anthropic", model="c"), env={}), AnthropicClient
     )
