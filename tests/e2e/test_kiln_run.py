@@ -79,8 +79,10 @@ def test_six_step_fix_applies_and_writes_the_patch(
     assert result["steps"] == 6 and result["tool_calls"] == 6
     usage = result["usage"]
     assert set(usage) == {
-        "uncached_input_tokens", "cached_input_tokens", "cache_write_tokens", "output_tokens"
+        "uncached_input_tokens", "cached_input_tokens", "cache_write_tokens", "output_tokens",
+        "reasoning_tokens",
     }  # fmt: skip
+    assert usage["reasoning_tokens"] == 0  # the scripted model does not think
     assert usage["cached_input_tokens"] > 0 and usage["output_tokens"] > 0
     assert result["session_id"] and result["duration_s"] > 0
     # On disk: the repository has the fix, and the patch file is exactly that change.
