@@ -275,7 +275,7 @@ class AnthropicClient:
         asked = max_tokens or self.profile.max_output_tokens
         thinking = anthropic_thinking.plan(self.profile, asked, self._facts)
         system, wire_messages, wire_tools = to_anthropic_request(
-            messages, tools, thinking=bool(thinking.budget)
+            messages, tools, thinking=thinking.on
         )
         if thinking.budget and not anthropic_thinking.starts_with_thinking(wire_messages):
             thinking = anthropic_thinking.Thinking(0, asked)  # C3: this request goes without
@@ -290,10 +290,10 @@ class AnthropicClient:
             body["system"] = system
         if wire_tools:
             body["tools"] = wire_tools
-        if thinking.budget:
-            # C2: no temperature but 1 (none sent), no top_k, top_p or forced tool_choice.
-            body["thinking"] = {"type": "enabled", "budget_tokens": thinking.budget}
-        elif temperature is not None:
+        # C2: with thinking on no temperature but 1 (none sent), no top_k, top_p or forced
+        # tool_choice; a model that takes only its default temperature gets none.
+        body.update(thinking.body())
+        if temperature is not None and not thinking.on and self._facts.temperature != "default":
             body["temperature"] = temperature
         started = time.monotonic()
         ttft: float | None = None

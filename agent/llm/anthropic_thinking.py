@@ -8,6 +8,10 @@ each `thinking` block (its text and signature) and `redacted_thinking` block (it
 goes back unchanged at the start of its assistant turn (C3, C4), and the turn whose
 tool_use the last tool_result answers must start with one; with thinking off none is sent,
 so none can stand in the final assistant message (C5).
+
+Claude 5 thinks adaptively, on by default, and refuses a manual budget and sampling
+parameters: its requests say `thinking: {type: "adaptive"}`, the effort as
+`output_config.effort` (C7), and always carry the thinking blocks back.
 """
 
 from __future__ import annotations
@@ -28,11 +32,28 @@ MIN_REPLY = 4096
 
 @dataclass(frozen=True)
 class Thinking:
-    """What one request sends: `budget` 0 when it does not think."""
+    """What one request sends: `budget` 0 and not `adaptive` when it does not think."""
 
     budget: int
     max_tokens: int
     betas: tuple[str, ...] = ()
+    adaptive: bool = False  # Claude 5's own thinking, with `effort` as output_config's
+    effort: str = ""
+
+    @property
+    def on(self) -> bool:
+        return bool(self.budget) or self.adaptive
+
+    def body(self) -> dict[str, Any]:
+        """The request's fields for it (C2: no temperature, top_k, top_p, tool_choice)."""
+        if self.budget:
+            return {"thinking": {"type": "enabled", "budget_tokens": self.budget}}
+        if not self.adaptive:
+            return {}
+        fields: dict[str, Any] = {"thinking": {"type": "adaptive"}}
+        if self.effort:
+            fields["output_config"] = {"effort": self.effort}
+        return fields
 
 
 def facts_of(profile: ModelProfile) -> ModelFacts:
@@ -60,6 +81,8 @@ def plan(profile: ModelProfile, asked: int, facts: ModelFacts | None = None) -> 
     API checks); when cut, the reply gives way first, down to MIN_REPLY tokens, then the
     budget."""
     facts = facts or facts_of(profile)
+    if facts.effort_as == "output_config.effort":  # thinks by itself; effort is a word
+        return Thinking(0, asked, adaptive=True, effort=effort_for(facts, profile.effort))
     budget = budget_for(profile, facts)
     if not budget:
         return Thinking(0, asked)

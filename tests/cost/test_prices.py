@@ -53,7 +53,7 @@ def test_names_match_exactly_then_normalised(asked: str, row: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "asked", ["gpt-5.1", "qwen2.5-coder:7b", "deepseek-ai/DeepSeek-V3", "llama3", "", "scripted"]
+    "asked", ["gpt-5.7", "qwen2.5-coder:7b", "deepseek-ai/DeepSeek-V3", "llama3", "", "scripted"]
 )
 def test_a_name_that_only_resembles_a_row_is_not_priced(asked: str) -> None:
     assert table.lookup(asked) is None
@@ -117,3 +117,28 @@ def person_config(text: str) -> None:
     """The person's own config.toml: prices are theirs to set (a repository's file needs trust)."""
     paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
     paths.user_config_file().write_text(text)
+
+
+@pytest.mark.parametrize(
+    ("asked", "prices", "source"),
+    [
+        ("gpt-5.1-2025-11-13", (1.25, 0.125, 10.0), "developers.openai.com"),
+        ("claude-opus-5", (5.0, 0.5, 25.0), "platform.claude.com"),
+        ("claude-sonnet-5", (2.0, 0.2, 10.0), "platform.claude.com"),
+        ("deepseek-flash", (0.30, 0.006, 1.20), "api-docs.deepseek.com"),  # the peak rate
+        ("deepseek-v4-pro", (1.32, 0.044, 3.96), "api-docs.deepseek.com"),
+    ],
+)
+def test_todays_models_are_priced_from_their_providers_pages(
+    asked: str, prices: tuple[float, float, float], source: str
+) -> None:
+    row = table.lookup(asked)
+    assert row is not None and row.date == "2026-12-05" and source in row.source
+    assert (row.prices.input, row.prices.cached_input, row.prices.output) == prices
+
+
+@pytest.mark.parametrize(
+    "asked", ["gpt-5.2", "gpt-5.5", "claude-sonnet-5-5", "gemini-3-pro-preview", "kimi-k2.6"]
+)
+def test_a_price_read_only_on_others_pages_is_left_out(asked: str) -> None:
+    assert table.lookup(asked) is None

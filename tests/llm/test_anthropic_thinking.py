@@ -225,3 +225,24 @@ def test_the_stream_keeps_blocks_whole_and_in_order_c6() -> None:
     assert wire[1]["content"][:2] == list(message.replay)
     assert wire[1]["content"][2]["cache_control"] == {"type": "ephemeral"}
     assert all("cache_control" not in block for block in message.replay)
+
+
+async def test_claude_5_thinks_adaptively_and_its_blocks_always_go_back() -> None:
+    """Claude 5 thinks by itself and refuses a budget or a temperature: kiln asks adaptive
+    thinking with the effort as output_config's (C7), sends no temperature even for a
+    sample, and carries every block back."""
+    with StrictServer("anthropic", FIX[:3], model="claude-sonnet-5") as server:
+        client = client_for(profile_for(server, effort="high"))
+        history, _ = await run_loop(client, 2)
+        await stream(client, history, temperature=0.8)
+        await client.aclose()
+        requests = server.chat_requests
+    assert server.refusals == []
+    for request in requests:
+        body = request.body
+        assert body["thinking"] == {"type": "adaptive"}
+        assert body["output_config"] == {"effort": "high"}
+        assert "temperature" not in body and "anthropic-beta" not in request.headers
+        assert body["max_tokens"] == 32000
+    sent = [m for m in requests[-1].body["messages"] if m["role"] == "assistant"]
+    assert [m["content"][0]["type"] for m in sent] == ["thinking", "thinking"]
