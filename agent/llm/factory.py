@@ -40,9 +40,14 @@ def create_client(profile: ModelProfile, *, env: Mapping[str, str] | None = None
                 "No model server is configured: pass --base-url (or set KILN_BASE_URL), "
                 "or run `kiln local install` for the local model."
             )
-        from agent.llm.openai_compat import OpenAICompatClient
+        if speaks_responses(profile):
+            from agent.llm.responses import ResponsesClient
 
-        client = OpenAICompatClient(profile, env=env)
+            client = ResponsesClient(profile, env=env)
+        else:
+            from agent.llm.openai_compat import OpenAICompatClient
+
+            client = OpenAICompatClient(profile, env=env)
         from agent.llm.adapt import AdaptingClient
 
         # What the server refuses and names (a parameter, a value, another API, native
@@ -60,3 +65,15 @@ def create_client(profile: ModelProfile, *, env: Mapping[str, str] | None = None
 
         client = LoggedUsageClient(client, Path(profile.server_log))
     return client
+
+
+def speaks_responses(profile: ModelProfile) -> bool:
+    """The Responses API: asked for by `wire_api`, or with "auto" what kiln knows the model
+    needs (`models.toml`: gpt-5-codex and its kin speak nothing else)."""
+    if profile.wire_api == "responses":
+        return True
+    if profile.wire_api != "auto":
+        return False
+    from agent.llm.facts import facts_for
+
+    return facts_for(profile.model).api == "responses"

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from agent.llm.scripted import wire
+from agent.llm.scripted import responses, wire
 from agent.llm.scripted.script import RecordedRequest, ScriptState, Turn, build_reply
 
 _BROKEN_JSON = '{"choices": [{"delta": {"content": "unterminated'
@@ -80,6 +80,8 @@ class ScriptedHandler(BaseHTTPRequestHandler):
             self._serve(record, body, anthropic=False)
         elif path.endswith("/messages"):
             self._serve(record, body, anthropic=True)
+        elif path.endswith("/responses"):
+            self._serve(record, body, anthropic=False, responses_api=True)
         elif path == "/tokenize":  # llama.cpp's: the server's own count of a text
             record.outcome = "ok"
             tokens = wire.tokenize(str(body.get("content", "")))
@@ -98,7 +100,14 @@ class ScriptedHandler(BaseHTTPRequestHandler):
 
     # --- one scripted reply ------------------------------------------------------
 
-    def _serve(self, record: RecordedRequest, body: dict[str, Any], *, anthropic: bool) -> None:
+    def _serve(
+        self,
+        record: RecordedRequest,
+        body: dict[str, Any],
+        *,
+        anthropic: bool,
+        responses_api: bool = False,
+    ) -> None:
         state = self.scripted.state
         picked = state.next_turn()
         if picked is None:
@@ -121,6 +130,14 @@ class ScriptedHandler(BaseHTTPRequestHandler):
             record.prompt_tokens, record.cached_tokens = uncached + read + write, read
             record.cache_write_tokens = write
             usage = wire.anthropic_usage(uncached, read, write, record.completion_tokens)
+        elif responses_api:
+            record.prompt_tokens, record.cached_tokens = state.responses_prompt(body)
+            usage = responses.usage(
+                record.prompt_tokens,
+                record.cached_tokens,
+                record.completion_tokens,
+                responses.reasoning_tokens(reply),
+            )
         else:
             record.prompt_tokens, record.cached_tokens = state.openai_prompt(body)
             usage = wire.openai_usage(
@@ -136,7 +153,9 @@ class ScriptedHandler(BaseHTTPRequestHandler):
             self._send_json(400, _error("exceed_context_size_error", message))
             return
         try:
-            if body.get("stream"):
+            if responses_api:
+                self._respond(record, turn, fault, reply, usage, body)
+            elif body.get("stream"):
                 self._stream(record, turn, fault, reply, usage, body, anthropic)
             else:
                 self._whole(reply, fault, usage, anthropic)
@@ -167,6 +186,26 @@ class ScriptedHandler(BaseHTTPRequestHandler):
             if "no_usage" in script.quirks:
                 payload.pop("usage")
         self._send_json(200, payload)
+
+    def _respond(
+        self,
+        record: RecordedRequest,
+        turn: Turn,
+        fault: str | None,
+        reply: wire.Reply,
+        usage: dict[str, Any],
+        body: dict[str, Any],
+    ) -> None:
+        """A Responses API reply: streamed as named events, or the response object whole."""
+        model, rid = self.scripted.state.script.model, self.scripted.state.new_id("")
+        if body.get("stream"):
+            frames = [
+                f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
+                for name, data in responses.events(reply, model, rid, usage)
+            ]
+            self._send_frames(record, turn, fault, frames)
+        else:
+            self._send_json(200, responses.response_object(reply, model, rid, usage))
 
     def _stream(
         self,
@@ -202,7 +241,12 @@ class ScriptedHandler(BaseHTTPRequestHandler):
         if "comments" in quirks:
             frames.insert(0, b": keep-alive\n\n")
             frames.insert(len(frames) // 2, b": processing\n\n")
+        self._send_frames(record, turn, fault, frames)
 
+    def _send_frames(
+        self, record: RecordedRequest, turn: Turn, fault: str | None, frames: list[bytes]
+    ) -> None:
+        """SSE frames over chunked transfer, with the turn's timing faults."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")

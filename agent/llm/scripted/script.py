@@ -1,7 +1,8 @@
 """A scripted model: a real HTTP server on 127.0.0.1 that replays turns.
 
 It speaks the OpenAI chat-completions API (`POST /v1/chat/completions`, streaming and not,
-`GET /v1/models`) and the Anthropic Messages API (`POST /v1/messages`), so every backend
+`GET /v1/models`), the OpenAI Responses API (`POST /v1/responses`, `responses.py`) and the
+Anthropic Messages API (`POST /v1/messages`), so every backend
 is tested over real sockets with real SSE. Tests and `kiln serve-scripted` use it:
 
     with ScriptedServer([{"text": "hi"}]) as server:
@@ -59,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.llm.scripted import wire
+from agent.llm.scripted import responses, wire
 from agent.llm.scripted.wire import NativeCall, Reply, count_tokens, tokenize
 
 LOOKBACK_BLOCKS = 20  # how far back from a breakpoint Anthropic looks for a cache hit
@@ -209,6 +210,14 @@ class ScriptState:
         tokens = tokenize(json.dumps(body.get("tools", []), sort_keys=True))
         for message in body.get("messages", []):
             tokens += _message_tokens(message)
+        with self.lock:
+            cached = _common_prefix(tokens, self._last_prompt)
+            self._last_prompt = tokens
+        return len(tokens), cached
+
+    def responses_prompt(self, body: dict[str, Any]) -> tuple[int, int]:
+        """(prompt, cached) of a Responses API request, cached as a prefix like openai_prompt."""
+        tokens = responses.prompt_tokens(body)
         with self.lock:
             cached = _common_prefix(tokens, self._last_prompt)
             self._last_prompt = tokens

@@ -61,10 +61,12 @@ class ScriptedServer:
 
     @property
     def chat_requests(self) -> list[RecordedRequest]:
-        """The requests for a reply (chat completions, messages), without the probes a
+        """The requests for a reply (chat completions, responses, messages), without the probes a
         client makes of the server (its models, window, tokenizer)."""
         return [
-            r for r in self.requests if r.path.rstrip("/").endswith(("/completions", "/messages"))
+            r
+            for r in self.requests
+            if r.path.rstrip("/").endswith(("/completions", "/messages", "/responses"))
         ]
 
     @property
