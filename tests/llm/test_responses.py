@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 
 from agent.errors import ModelError
-from agent.llm.base import Message, ModelProfile, ReasoningChunk, TextChunk, ToolCall
+from agent.llm.base import (
+    Completion,
+    Message,
+    ModelProfile,
+    ReasoningChunk,
+    TextChunk,
+    ToolCall,
+)
 from agent.llm.factory import create_client
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.responses import ResponsesClient
@@ -347,3 +354,22 @@ async def test_a_fix_through_the_strict_server_is_never_refused() -> None:
             report.reasoning,
         )
     assert sum(u.cached_input for u in usages[1:]) > 0 and all(u.reasoning for u in usages)
+
+
+async def test_a_chat_client_refused_with_b1_goes_on_through_this_client() -> None:
+    from agent.llm.base import Adapted
+    from tests.strict import StrictServer
+
+    script = [{"reasoning": "Read it.", "text": "Fixed."}]
+    with StrictServer("openai", script, model="gpt-5-codex") as server:
+        profile = ModelProfile(base_url=server.base_url, model=server.model, wire_api="chat")
+        client = create_client(profile, env={})
+        events = [e async for e in client.stream(USER, [])]
+        await client.aclose()
+        seen = [(r.path, r.status, r.refused_by) for r in server.requests]
+    assert seen == [("/v1/chat/completions", 404, "B1"), ("/v1/responses", 200, None)]
+    assert [e.said for e in events if isinstance(e, Adapted)] == [
+        "gpt-5-codex is served on the Responses API only: kiln uses /v1/responses from now on"
+    ]
+    assert isinstance(getattr(client, "base", None), ResponsesClient)
+    assert isinstance(events[-1], Completion) and events[-1].message.content == "Fixed."
