@@ -48,9 +48,12 @@ def per_request(rows: Iterable[dict[str, Any]]) -> list[CostLine]:
             role=row.get("role") or "main",
             model=row.get("model") or UNRECORDED,
             usage=Usage(
-                row["uncached"], row["cached"], row["cache_write"], row["output"],
+                row["uncached"],
+                row["cached"],
+                row["cache_write"],
+                row["output"],
                 row.get("reasoning") or 0,
-            ),  # fmt: skip
+            ),
             # An older kiln stored the session's running total here, not the request's.
             cost_usd=row["cost_usd"] if row.get("model") else None,
             step=row.get("step"),
