@@ -33,6 +33,7 @@ from agent.llm.base import (
     ToolCall,
     ToolSpec,
 )
+from agent.llm.openai_compat import to_openai_tools
 from agent.llm.recovery import check_native_call
 from agent.llm.recovery_stream import recover_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
@@ -65,16 +66,6 @@ def to_ollama_messages(messages: list[Message]) -> list[dict[str, Any]]:
         else:
             out.append({"role": m.role, "content": m.content})
     return out
-
-
-def to_ollama_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "function",
-            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
-        }
-        for t in tools
-    ]
 
 
 class LineAssembler:
@@ -212,7 +203,7 @@ class OllamaClient:
             "truncate": False,
         }
         if tools:
-            body["tools"] = to_ollama_tools(tools)
+            body["tools"] = to_openai_tools(tools)  # Ollama takes the same shape
         return body
 
     async def _attempt(
