@@ -30,9 +30,8 @@ env=...)`, and text tool calls are `text_protocol.TextProtocolClient` around the
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import re
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -254,17 +253,6 @@ def refused_sentence(r: Refusal, s: Situation, fallback: str) -> str:
     )
 
 
-def responses_client() -> Callable[..., ModelClient] | None:
-    """`llm.responses.ResponsesClient`, looked up when a server first sends kiln there (most
-    sessions never do); None where kiln has no Responses client."""
-    try:
-        module = importlib.import_module("agent.llm.responses")
-    except ImportError:
-        return None
-    made: Callable[..., ModelClient] | None = getattr(module, "ResponsesClient", None)
-    return made
-
-
 class AdaptingClient:
     """A ModelClient around a wire client that adapts to the refusals above."""
 
@@ -326,19 +314,19 @@ class AdaptingClient:
         found = fix_for(r, s)
         if isinstance(found, str):
             raise ModelError(found) from None
-        switch = found is not None and found.kind == "api" and responses_client() is None
-        if found is None or found.kind in self._done or switch:
+        if found is None or found.kind in self._done:
             raise ModelError(refused_sentence(r, s, fallback)) from None
         return found
 
     async def _apply(self, fix: Fix) -> None:
         self._done.add(fix.kind)
         if fix.kind == "api":
-            made = responses_client()
-            assert made is not None  # checked by _fix
+            # Imported when a server first sends kiln there: most sessions never go.
+            from agent.llm.responses import ResponsesClient
+
             profile = dataclasses.replace(self.profile, wire_api="responses")
             old, texted = self.base, self.front is not self.base
-            self.base = made(profile, env=self._env)
+            self.base = ResponsesClient(profile, env=self._env)
             self.front = self._texted(self.base) if texted else self.base
             # The new client's own parameters may be adapted once again.
             self._done -= {f.name for f in dataclasses.fields(WireChoices)}
