@@ -35,9 +35,9 @@ from agent.llm.base import (
 )
 from agent.llm.openai_compat import to_openai_tools
 from agent.llm.recovery import check_native_call
-from agent.llm.recovery_stream import recover_stream
+from agent.llm.recovery_stream import client_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
-from agent.llm.retry import Retryable, retrying
+from agent.llm.retry import Retryable
 from agent.llm.tls import tls_context
 from agent.llm.window import server_root
 from agent.llm.wire_common import http_timeout, post_stream, resolve_api_key
@@ -161,16 +161,13 @@ class OllamaClient:
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
-        events = retrying(
+        return client_stream(
             lambda: self._attempt(messages, tools, max_tokens, temperature),
+            self.profile,
+            tools,
             base_url=self.base_url,
-            max_retries=self.profile.max_retries,
-            timeout_s=self.profile.request_timeout_s,
             backoff_base_s=self._backoff_base_s,
         )
-        if self.profile.tool_protocol == "native":
-            return events
-        return recover_stream(events, tools)
 
     async def aclose(self) -> None:
         await self._http.aclose()

@@ -35,9 +35,9 @@ from agent.llm.base import (
 from agent.llm.choices import WireChoices, chat_choices
 from agent.llm.facts import facts_for, on_client
 from agent.llm.recovery import check_native_call
-from agent.llm.recovery_stream import recover_stream
+from agent.llm.recovery_stream import client_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
-from agent.llm.retry import Retryable, classify_transport_error, retrying
+from agent.llm.retry import Retryable, classify_transport_error
 from agent.llm.tls import tls_context
 from agent.llm.wire_common import (
     http_timeout,
@@ -279,16 +279,13 @@ class OpenAICompatClient:
         temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
         """`shape`: a `response_format` the reply must fit (the text protocol's JSON calls)."""
-        events = retrying(
+        return client_stream(
             lambda: self._attempt(messages, tools, max_tokens, shape, temperature),
+            self.profile,
+            tools,
             base_url=self.base_url,
-            max_retries=self.profile.max_retries,
-            timeout_s=self.profile.request_timeout_s,
             backoff_base_s=self._backoff_base_s,
         )
-        if self.profile.tool_protocol == "native":
-            return events
-        return recover_stream(events, tools)
 
     async def aclose(self) -> None:
         await self._http.aclose()

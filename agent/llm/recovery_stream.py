@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
-from agent.llm.base import Completion, ModelEvent, RetryNotice, TextChunk, ToolSpec
+from agent.llm.base import (
+    Completion,
+    ModelEvent,
+    ModelProfile,
+    RetryNotice,
+    TextChunk,
+    ToolSpec,
+)
 from agent.llm.recovery import CALL_LANGUAGES, recover_calls
+from agent.llm.retry import retrying
 
 _TAG = "<tool_call>"
 _ARRAY_OF_OBJECTS = re.compile(r"\[\s*\{")
@@ -132,3 +140,23 @@ async def recover_stream(
             yield event
         else:
             yield event
+
+
+def client_stream(
+    attempt: Callable[[], AsyncIterator[ModelEvent]],
+    profile: ModelProfile,
+    tools: list[ToolSpec],
+    *,
+    base_url: str,
+    backoff_base_s: float,
+) -> AsyncIterator[ModelEvent]:
+    """One reply as the OpenAI-family clients stream it: `attempt` retried as the profile
+    allows, and calls written as text recovered unless the profile says "native"."""
+    events = retrying(
+        attempt,
+        base_url=base_url,
+        max_retries=profile.max_retries,
+        timeout_s=profile.request_timeout_s,
+        backoff_base_s=backoff_base_s,
+    )
+    return events if profile.tool_protocol == "native" else recover_stream(events, tools)

@@ -26,7 +26,7 @@ from agent.events import Usage
 from agent.llm.base import Completion, Message, ModelEvent, ModelProfile, ToolSpec
 from agent.llm.choices import WireChoices
 from agent.llm.facts import effort_for, facts_for, on_client
-from agent.llm.recovery_stream import recover_stream
+from agent.llm.recovery_stream import client_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch
 from agent.llm.responses_wire import (
     API,
@@ -34,7 +34,7 @@ from agent.llm.responses_wire import (
     to_responses_input,
     to_responses_tools,
 )
-from agent.llm.retry import Retryable, retrying, status_error
+from agent.llm.retry import Retryable, status_error
 from agent.llm.tls import tls_context
 from agent.llm.wire_common import (
     http_timeout,
@@ -91,16 +91,13 @@ class ResponsesClient:
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[ModelEvent]:
-        events = retrying(
+        return client_stream(
             lambda: self._attempt(messages, tools, max_tokens, temperature),
+            self.profile,
+            tools,
             base_url=self.base_url,
-            max_retries=self.profile.max_retries,
-            timeout_s=self.profile.request_timeout_s,
             backoff_base_s=self._backoff_base_s,
         )
-        if self.profile.tool_protocol == "native":
-            return events
-        return recover_stream(events, tools)
 
     async def aclose(self) -> None:
         await self._http.aclose()
