@@ -2,12 +2,20 @@
 
 Small and general on purpose, so that anyone can predict it:
 
-- a **change** is asked when a change verb (fix, add, make, implement...) is used as a
-  command: it opens a sentence ("Fix it.", "please add..."), or follows "you" ("can you
-  fix", "I want you to add") or "then". A verb inside a question ("How do I add a flag?", "What does
-  add return?") asks nothing to be changed.
+- a **change** is asked when a change verb (fix, add, make, implement, rip out...) is used
+  as a command: it opens a sentence ("Fix it.", "please add..."), follows "you" ("can you
+  fix", "I want you to add"), "then", "can we" or a comma in a sentence that asks nothing
+  ("if it's dead, rip it out"). A verb inside a question ("How do I add a flag?", "What does add
+  return?") asks nothing to be changed.
+- a **report of wrong behaviour** is a change whatever its wording, a question included:
+  what something does "instead of" what it should, what "should" or is "supposed to"
+  happen, what crashes, raises, breaks, fails or is wrong ("why does this crash on empty
+  lines? it should skip them" asks for a fix).
+- a question whether a piece of the code could do more ("could the CLI also accept a
+  directory?", "can fetch_prices take a list?") asks for it: a change. One about what the
+  person or kiln can do ("can I run...", "could you tell me...") is a question.
 - otherwise it is a **question** when it opens with a question word (what, why, how,
-  where, explain, describe...) or its last sentence ends with "?".
+  where, explain...) or its last sentence ends with "?".
 - anything else is a change: a bug report ("customers who sign up on the 31st break our
   billing") asks for a fix without saying "fix".
 
@@ -26,12 +34,24 @@ CHANGE_VERBS = frozenset({
     "delete", "rename", "refactor", "replace", "support", "modify", "edit", "rewrite",
     "convert", "move", "improve", "optimise", "optimize", "repair", "correct", "build",
     "generate", "extend", "port", "migrate", "drop", "insert", "append", "patch", "adjust",
-    "set", "solve", "complete", "finish",
+    "set", "solve", "complete", "finish", "rip", "strip", "clean", "tidy", "bump",
+    "upgrade", "handle", "allow", "accept", "skip", "ignore", "revert", "restore", "split",
+    "merge", "expose", "document", "deduplicate", "simplify", "speed", "cache", "validate",
 })  # fmt: skip
 QUESTION_OPENERS = frozenset({
     "what", "what's", "whats", "why", "how", "where", "where's", "which", "who", "whom",
     "whose", "when", "explain", "describe", "summarise", "summarize", "tell",
 })  # fmt: skip
+# Wrong behaviour reported: a change, whatever the wording.
+_WRONG = re.compile(
+    r"\binstead of\b|\bsupposed to\b|\w\s+should(?:n'?t| not)?\b|^shouldn'?t\b"
+    r"|\b(?:crash(?:es|ed|ing)?|raises?|throws?|breaks?|broken|wrong|incorrect(?:ly)?"
+    r"|fails?|failing|off[- ]by[- ]one|doesn'?t work|isn'?t working|not working|hangs?)\b"
+)
+# "could the CLI also accept...", "can fetch_prices take...": more asked of the code.
+_CAPABILITY = re.compile(r"^(?:could|can)\s+(?!i\b|we\b|you\b|someone\b|one\b)\S")
+# "can we make...", "should we drop...": a change proposed as a question.
+_PROPOSED = ("can", "could", "should", "shall")
 # Words a command may open with before its verb: "please fix", "now add", "then remove".
 LEAD_INS = frozenset(["please", "now", "then", "also", "and", "so", "just", "kindly", "first"])
 
@@ -48,6 +68,8 @@ def shape_of(task: str) -> TaskShape:
     sentences = [s.strip() for s in _SENTENCE.findall(task.lower()) if s.strip()]
     if not sentences or any(_commands_a_change(s) for s in sentences):
         return TaskShape.CHANGE
+    if any(_WRONG.search(s) or _CAPABILITY.match(s) for s in sentences):
+        return TaskShape.CHANGE
     first_words = _WORD.findall(sentences[0])
     opens_as_question = bool(first_words) and first_words[0] in QUESTION_OPENERS
     if opens_as_question or sentences[-1].endswith("?"):
@@ -63,9 +85,18 @@ def _commands_a_change(sentence: str) -> bool:
         start += 1
     if start < len(words) and words[start] in CHANGE_VERBS:
         return True
+    if words[:2] in ([w, "we"] for w in _PROPOSED) and words[2:3] and words[2] in CHANGE_VERBS:
+        return True
     for i, word in enumerate(words):
         if word not in CHANGE_VERBS or i == 0:
             continue
         if words[i - 1] in COMMAND_BEFORE or words[max(i - 2, 0) : i] == ["you", "to"]:
             return True
+    # "if it's dead, rip it out": a verb opening the clause after a comma, in a sentence
+    # that asks nothing.
+    if not sentence.rstrip().endswith("?"):
+        for clause in sentence.split(",")[1:]:
+            first = _WORD.findall(clause)[:1]
+            if first and first[0] in CHANGE_VERBS:
+                return True
     return False

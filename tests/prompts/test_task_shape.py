@@ -29,6 +29,8 @@ QUESTIONS = [
     "Explain the retry logic in client.py",
     "Does add handle negative numbers?",
     "Which tests cover the exporter?",
+    "Can I run the tests without docker?",  # what the person can do, not the code
+    "How can we add a flag?",
 ]
 CHANGES = [
     "Why does add fail? Fix it.",  # a question, then a command
@@ -40,6 +42,15 @@ CHANGES = [
     "make the failing tests pass",
     "Please fix the tests.",
     "",
+    # wrong behaviour reported, in any words: a fix is asked
+    "the export drops the last row; it should include every row",
+    "why does this crash on an empty file? it should return an empty list",
+    "parse_date raises instead of returning None for Feb 30",
+    "Is the off-by-one in chunk() on purpose? The last item is gone.",
+    # more asked of the code, or a change proposed
+    "could the CLI also accept a directory?",
+    "Can we make the timeout configurable?",
+    "nothing calls legacy_mode any more, if it's dead, rip it out",
 ]
 
 
