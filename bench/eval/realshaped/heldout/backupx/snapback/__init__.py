@@ -1,0 +1,1 @@
+"""snapback: copy what changed since the last backup into a backup folder."""

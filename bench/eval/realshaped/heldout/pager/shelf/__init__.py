@@ -1,0 +1,1 @@
+"""shelf: the JSON API behind our office library's web page."""

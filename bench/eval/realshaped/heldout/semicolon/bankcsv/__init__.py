@@ -1,0 +1,1 @@
+"""bankcsv: read the CSV statements people download from their bank and sum them up."""

@@ -1,0 +1,1 @@
+"""blogkit: the bits of our static blog generator that deal with post metadata."""

@@ -1,0 +1,1 @@
+"""Turn the bank's fixed-width statement exports into CSV for the accounts spreadsheet."""

@@ -1,0 +1,1 @@
+"""dusage: a small `du` replacement that groups sizes by top-level folder."""

@@ -1,0 +1,1 @@
+"""archiver: nightly spend report per category, keeping the last N days of reports."""

@@ -1,0 +1,1 @@
+"""shipit: pushes a build to one of our environments."""

@@ -1,0 +1,1 @@
+"""notes: search a folder of plain-text and markdown notes."""
