@@ -22,7 +22,9 @@ from agent.errors import UsageError
 
 TASKS_DIR = Path(__file__).parent / "tasks"
 # What belongs to the task's author, not to the repository: the agent never sees these.
-REFERENCE_FILES = ("task.toml", "fix.patch")
+# `judge/` holds hidden tests, copied into the result only once the run is over.
+REFERENCE_FILES = ("task.toml", "fix.patch", "judge")
+JUDGE_DIR = "judge"
 # Files a test runner reads as tests (Python, node --test, Go), and folders of them.
 TEST_FILE_PATTERNS = ("test_*.py", "*_test.py", "conftest.py", "*.test.js", "*.test.mjs",
                       "*_test.go")  # fmt: skip
@@ -75,6 +77,18 @@ def checkout(task: BundledTask, dest: Path) -> Path:
     ):
         subprocess.run(cmd, cwd=dest, check=True, env=env, capture_output=True)
     return dest
+
+
+def add_judge(task: BundledTask, repo: Path) -> list[str]:
+    """The task's hidden tests (`judge/`), copied to the top of `repo` after the run: the
+    request is judged by tests the agent never saw. The names copied."""
+    judge = task.source / JUDGE_DIR
+    if not judge.is_dir():
+        return []
+    names = sorted(p.name for p in judge.iterdir() if p.is_file())
+    for name in names:
+        shutil.copyfile(judge / name, repo / name)
+    return names
 
 
 def is_test_path(path: str) -> bool:

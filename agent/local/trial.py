@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.llm.cache_stats import CacheStats, log_offset, stats_since
-from agent.local.bundled import BundledTask, checkout, restore_tests
+from agent.local.bundled import BundledTask, add_judge, checkout, restore_tests
 from agent.local.server import server_log
 
 JUDGE_TIMEOUT_S = 120.0
@@ -97,6 +97,7 @@ def run_trial(
         result.server_cache = stats_since(server_log(), offset)
         result.diff = _git(repo, "diff")
         result.tests_restored = restore_tests(repo)
+        add_judge(task, repo)  # hidden tests, where the task has them, join its own
         result.solved = _tests_pass(repo, task.test_command)
         return result
 
