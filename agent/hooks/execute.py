@@ -44,6 +44,10 @@ def _over_limit() -> str:
     return f"printed more than {OUTPUT_LIMIT >> 20} MB, and was stopped there unread"
 
 
+def _timed_out(hook: Hook) -> Ran:
+    return Ran(None, "", "", f"ran over its timeout of {hook.timeout_s:g} s and was stopped")
+
+
 def _text(data: bytes) -> str:
     return data[:OUTPUT_LIMIT].decode("utf-8", "replace")
 
@@ -77,7 +81,7 @@ async def on_host(hook: Hook, stdin: bytes, cwd: Path, env: Mapping[str, str]) -
     except TimeoutError:
         _kill(process)
         await _reaped(process)
-        return Ran(None, "", "", f"ran over its timeout of {hook.timeout_s:g} s and was stopped")
+        return _timed_out(hook)
     except BaseException:  # cancelled (Esc): the hook goes with the step
         _kill(process)
         raise
@@ -151,9 +155,7 @@ async def in_sandbox(
         await sandbox.write_file(f"{SCRATCH}/in", stdin)
         result = await sandbox.exec(_script(hook, env), timeout=hook.timeout_s)
         if result.timed_out:
-            return Ran(
-                None, "", "", f"ran over its timeout of {hook.timeout_s:g} s and was stopped"
-            )
+            return _timed_out(hook)
         # Copied by a command of kiln's own once nothing of the hook runs any more (the
         # sandbox ends what a command left behind): what the hook left at those names may
         # be a link to an endless file, and only a cut copy is read.
