@@ -12,6 +12,7 @@ file is removed and the run goes on without it, saying so.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from agent import tools
 from agent.events import Notice
@@ -51,11 +52,14 @@ async def reproduce_first(
     code = relevant_files(task, {p: t for p, t in texts.items() if t})
     if not tests or not code:
         return briefing
-    path = new_test_path(tests, code)
-    example = (tests[0], (await read_texts(run.sandbox, tests[:1]))[tests[0]])
+    test_texts = await read_texts(run.sandbox, tests)
+    example = style_example(test_texts, code)
+    if example is None:
+        return briefing  # no test file that holds tests: nothing to follow the style of
+    path = new_test_path([example[0], *tests], code)
     documents = briefing.documents
     messages = reproduce_request(task, documents, {p: texts[p] for p in code}, example, path)
-    report = await _failing_test(run, messages, path, before)
+    report = await _failing_test(run, messages, path, before, task)
     if report is None:
         run.emit(Notice("kiln could not write a test that fails for this request; the "
                         "model works on it without one."))  # fmt: skip
@@ -68,6 +72,40 @@ async def reproduce_first(
         f"Make it pass by changing the code, not {path}."
     )
     return await brief(task, report, run.sandbox, run.tool_context.repo_index)
+
+
+# A new test that fails this way fails on its own mistake, not for the request: a name it
+# never imported or defined, a file that does not parse, a pytest fixture that is not
+# there, a module that is not installed. (The code it tests ran before, so these are the
+# test's; a feature not written yet fails on an import of a name the request names.)
+_OWN_MISTAKE = re.compile(r"\b(NameError|SyntaxError|IndentationError)\b|fixture '[^']+' not found")
+_IMPORT_FAILED = re.compile(r"\b(?:ImportError|ModuleNotFoundError)\b[^'\n]*'([^']+)'")
+
+
+def style_example(test_texts: dict[str, str], code_files: list[str]) -> tuple[str, str] | None:
+    """The project's test file to follow: one that holds tests (never an `__init__.py` or
+    a conftest), the nearest to the code the request is about (named after it, else in the
+    same folder, else the one sharing most of its words), the longest breaking ties."""
+    real = {
+        path: text
+        for path, text in test_texts.items()
+        if text
+        and posixpath.basename(path) not in ("__init__.py", "conftest.py")
+        and re.search(r"^\s*(async\s+)?def\s+test|^class\s+\w*Test|TestCase\)", text, re.M)
+    }
+    if not real:
+        return None
+    stems = {posixpath.splitext(posixpath.basename(c))[0] for c in code_files}
+    folders = {posixpath.dirname(c) for c in code_files}
+
+    def nearness(path: str) -> tuple[int, int, int]:
+        name = posixpath.basename(path)
+        named = any(stem and stem in name for stem in stems)
+        beside = posixpath.dirname(path) in folders
+        return (named, beside, len(real[path]))
+
+    best = max(real, key=nearness)
+    return best, real[best]
 
 
 def new_test_path(test_files: list[str], code_files: list[str]) -> str:
@@ -85,7 +123,7 @@ def new_test_path(test_files: list[str], code_files: list[str]) -> str:
 
 
 async def _failing_test(
-    run: Run, messages: list[Message], path: str, before: TestDigest
+    run: Run, messages: list[Message], path: str, before: TestDigest, task: str
 ) -> TestDigest | None:
     """The tests' run with a new test that fails as it should; None when no reply gave one."""
     limits, profile = run.settings.limits, run.deps.client.profile
@@ -100,15 +138,27 @@ async def _failing_test(
             continue
         await tools.call(run.tool_context, "write_file", {"path": path, "content": test})
         report = await run_test_command(run.tool_context)
-        if _fails_for_the_request(report, path, before):
+        if _fails_for_the_request(report, path, before, task):
             return report
         await run.sandbox.exec(f"rm -f -- '{path}'", timeout=30)
     return None
 
 
-def _fails_for_the_request(report: TestDigest, path: str, before: TestDigest) -> bool:
-    """It fails, only in the new file, and every test that passed before still passes."""
+def _fails_for_the_request(report: TestDigest, path: str, before: TestDigest, task: str) -> bool:
+    """It fails, only in the new file, every test that passed before still passes, and
+    not on a mistake of its own (`own_mistake`)."""
     if report.ok or report.timed_out or not report.failing:
         return False
     stem = posixpath.splitext(posixpath.basename(path))[0]
-    return all(stem in name for name in report.failing) and report.passed >= before.passed
+    if not all(stem in name for name in report.failing) or report.passed < before.passed:
+        return False
+    return not own_mistake("\n".join(report.failures) or report.text, task)
+
+
+def own_mistake(said: str, task: str) -> bool:
+    """The failure is the new test's own (see `_OWN_MISTAKE`); an import fails for the
+    request only when the name it could not import is one the request names."""
+    mistake = _OWN_MISTAKE.search(said)
+    if mistake and mistake.group(0) not in task:
+        return True
+    return any(name.split(".")[-1] not in task for name in _IMPORT_FAILED.findall(said))

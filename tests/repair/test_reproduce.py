@@ -9,7 +9,7 @@ from pathlib import Path
 from agent import events as kiln_events
 from agent.events import Finished, Notice
 from agent.prompts.reproduce import relevant_files, reply_test_file
-from agent.repair.reproduce import new_test_path
+from agent.repair.reproduce import new_test_path, own_mistake, style_example
 from tests.conftest import make_git_repo
 from tests.repair.test_rewrites import _run, block
 
@@ -58,3 +58,46 @@ def test_where_the_new_test_goes_and_what_it_is_about() -> None:
     assert relevant_files("make load_config support comments", texts, most=1) == ["io.py"]
     assert reply_test_file("no code here") is None
     assert reply_test_file(f"```python\n{NEW_TEST}```") == NEW_TEST
+
+
+# A test that fails on its own mistake: it uses a name it never imported.
+OWN_MISTAKE_TEST = NEW_TEST.replace("from calc import mul\n", "from calc import add\n")
+
+
+async def test_a_test_that_fails_on_its_own_mistake_is_dropped_and_the_style_is_a_real_test(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = make_git_repo(tmp_path / "repo", {
+        "calc.py": CALC, "tests/__init__.py": "", "tests/test_calc.py": TESTS,
+    })  # fmt: skip
+    script = [block(OWN_MISTAKE_TEST), block(NEW_TEST), ADD_MUL, FINISH]
+    events, diff, requests = await _run(repo, script, task=TASK)
+    asked = "\n".join(m["content"] or "" for m in requests[0].body["messages"])
+    assert "An existing test, for its style (tests/test_calc.py)" in asked  # not __init__.py
+    notes = [e.message for e in events if isinstance(e, Notice)]
+    assert any("kiln wrote tests/test_calc_requested.py" in n for n in notes)
+    assert "+from calc import mul" in diff and "+def mul(a, b):" in diff  # the second, kept
+    finished = events[-1]
+    assert isinstance(finished, Finished) and finished.status == "done"
+
+
+def test_the_style_example_is_the_real_test_nearest_the_code() -> None:
+    texts = {
+        "tests/__init__.py": "",
+        "tests/conftest.py": "import pytest\n@pytest.fixture\ndef x(): ...\n",
+        "tests/test_other.py": "def test_other():\n    assert True\n" * 20,
+        "tests/test_calc.py": TESTS,
+    }
+    assert style_example(texts, ["calc.py"]) == ("tests/test_calc.py", TESTS)
+    assert style_example({"tests/__init__.py": ""}, ["calc.py"]) is None
+    # not named after the code: the longest real test file
+    assert style_example(texts, ["io.py"])[0] == "tests/test_other.py"  # type: ignore[index]
+
+
+def test_a_failure_is_the_tests_own_unless_the_request_names_it() -> None:
+    assert not own_mistake("ImportError: cannot import name 'mul' from 'calc'", TASK)
+    assert own_mistake("NameError: name 'mul' is not defined", TASK)
+    assert own_mistake("ModuleNotFoundError: No module named 'pytest'", TASK)
+    assert own_mistake("E       fixture 'tmp_dir' not found", TASK)
+    assert not own_mistake("AssertionError: 5 != 6", TASK)
+    assert not own_mistake("NameError: name 'x' is not defined", "parse raises NameError")
