@@ -31,6 +31,7 @@ from agent.vcs.commit import (
     hooks_not_run,
     message_request,
 )
+from agent.vcs.unparsable import unparsable_flags
 from sandbox.base import Sandbox
 
 
@@ -129,7 +130,8 @@ async def land(
     if not diff.strip():
         emit(Applied((), approved=False))
         return False
-    written, approved = await apply_diff(repo, session_id, diff, gate, hooks, emit)
+    broken = await unparsable_flags(repo, diff, sandbox) if sandbox is not None else ()
+    written, approved = await apply_diff(repo, session_id, diff, gate, hooks, emit, broken)
     if approved:
         if rebaseline:
             # What was applied is the repository's now: the next apply holds only what
@@ -149,15 +151,22 @@ async def land(
 
 
 async def apply_diff(
-    repo: Path, session_id: str, diff: str, gate: ApprovalGate, hooks: HookRunner, emit: Emit
+    repo: Path,
+    session_id: str,
+    diff: str,
+    gate: ApprovalGate,
+    hooks: HookRunner,
+    emit: Emit,
+    more_flags: tuple[str, ...] = (),
 ) -> tuple[list[str], bool]:
     """Ask (unless the mode says not to, or a BeforeApply hook blocks it first), then write
     `diff` to the working tree, run the AfterApply hooks and keep it in the ledger. Returns
-    the paths written and whether the person approved."""
+    the paths written and whether the person approved. `more_flags`: what else the person
+    must look at first (files the result leaves not parsing)."""
     from agent.vcs.apply import apply_to_host
     from agent.vcs.flagged import flags_for, refused_by_rules, trust_dropped
 
-    flags = await asyncio.to_thread(flags_for, repo, diff, gate.rules)
+    flags = (*await asyncio.to_thread(flags_for, repo, diff, gate.rules), *more_flags)
     summary = flag_config(f"apply the changes to {repo}", changed_paths(diff))
     denied = refused_by_rules(gate.rules, diff, session_id)
     if denied is not None:  # an edit: deny rule holds for the diff, whatever tool made it
