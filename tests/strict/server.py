@@ -75,6 +75,10 @@ class StrictServer:
         self.extras = _turn_extras(script)
         self.secret = os.urandom(32)
         self.lock = threading.Lock()
+        # One exchange at a time, its turn consumed before the next is read: a client that
+        # reads the last frame and sends its next request at once must not be served the
+        # same turn again while this thread has yet to record it.
+        self.serving = threading.Lock()
         self.requests_seen: list[SeenRequest] = []
         self.refusals: list[Refusal] = []  # every request a rule refused (ids in `rule`)
         self.usage_reported: list[UsageReport] = []
@@ -215,6 +219,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._exchange("POST", body)
 
     def _exchange(self, method: str, body: Any) -> None:
+        with self.strict.serving:
+            self._exchange_alone(method, body)
+
+    def _exchange_alone(self, method: str, body: Any) -> None:
         server = self.strict
         path = urlsplit(self.path).path.rstrip("/") or "/"
         headers = {k.lower(): v for k, v in self.headers.items()}
