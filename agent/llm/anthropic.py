@@ -20,8 +20,6 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-import httpx
-
 from agent.events import Usage
 from agent.llm import anthropic_thinking
 from agent.llm.anthropic_thinking import ThinkingBlocks
@@ -39,11 +37,9 @@ from agent.llm.base import (
 from agent.llm.recovery import check_native_call
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
 from agent.llm.retry import Retryable, retrying
-from agent.llm.tls import tls_context
 from agent.llm.wire_common import (
-    http_timeout,
+    HttpModelClient,
     post_stream,
-    resolve_api_key,
     sse_events,
     with_default_path,
 )
@@ -217,7 +213,7 @@ class MessageAssembler:
         )
 
 
-class AnthropicClient:
+class AnthropicClient(HttpModelClient):
     """ModelClient for the Anthropic Messages API (and servers that speak it)."""
 
     def __init__(
@@ -228,15 +224,11 @@ class AnthropicClient:
         backoff_base_s: float = 1.0,
         caps: ReplyCaps | None = None,
     ) -> None:
-        self.profile = profile
-        self.caps = caps or ReplyCaps()
-        self.base_url = with_default_path(profile.base_url or DEFAULT_BASE_URL, "/v1")
-        self._key, self._key_hint = resolve_api_key(profile, env)
-        self._backoff_base_s = backoff_base_s
+        super().__init__(
+            profile, with_default_path(profile.base_url or DEFAULT_BASE_URL, "/v1"), env=env,
+            backoff_base_s=backoff_base_s, caps=caps,
+        )  # fmt: skip
         self._facts = anthropic_thinking.facts_of(profile)
-        self._http = httpx.AsyncClient(
-            timeout=http_timeout(profile), verify=tls_context(self.base_url)
-        )
 
     def stream(
         self,
@@ -253,9 +245,6 @@ class AnthropicClient:
             timeout_s=self.profile.request_timeout_s,
             backoff_base_s=self._backoff_base_s,
         )
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
 
     def _headers(self, betas: tuple[str, ...] = ()) -> dict[str, str]:
         headers = {"anthropic-version": API_VERSION}

@@ -19,8 +19,6 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-import httpx
-
 from agent.events import Usage
 from agent.llm.base import (
     Completion,
@@ -38,9 +36,8 @@ from agent.llm.recovery import check_native_call
 from agent.llm.recovery_stream import client_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
 from agent.llm.retry import Retryable
-from agent.llm.tls import tls_context
 from agent.llm.window import server_root
-from agent.llm.wire_common import http_timeout, post_stream, resolve_api_key
+from agent.llm.wire_common import HttpModelClient, post_stream
 
 _FINISH = {"stop": "stop", "length": "length"}
 
@@ -133,7 +130,7 @@ class LineAssembler:
         return _FINISH.get(reason, reason)
 
 
-class OllamaClient:
+class OllamaClient(HttpModelClient):
     """ModelClient for Ollama's native chat API, asking for the window kiln uses."""
 
     def __init__(
@@ -144,14 +141,10 @@ class OllamaClient:
         backoff_base_s: float = 1.0,
         caps: ReplyCaps | None = None,
     ) -> None:
-        self.profile = profile
-        self.caps = caps or ReplyCaps()
-        self.base_url = server_root(profile.base_url)
-        self._key, self._key_hint = resolve_api_key(profile, env)
-        self._backoff_base_s = backoff_base_s
-        self._http = httpx.AsyncClient(
-            timeout=http_timeout(profile), verify=tls_context(self.base_url)
-        )
+        super().__init__(
+            profile, server_root(profile.base_url), env=env, backoff_base_s=backoff_base_s,
+            caps=caps,
+        )  # fmt: skip
 
     def stream(
         self,
@@ -168,9 +161,6 @@ class OllamaClient:
             base_url=self.base_url,
             backoff_base_s=self._backoff_base_s,
         )
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
 
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._key}"} if self._key else {}

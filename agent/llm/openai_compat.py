@@ -38,11 +38,9 @@ from agent.llm.recovery import check_native_call
 from agent.llm.recovery_stream import client_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
 from agent.llm.retry import Retryable, classify_transport_error
-from agent.llm.tls import tls_context
 from agent.llm.wire_common import (
-    http_timeout,
+    HttpModelClient,
     post_stream,
-    resolve_api_key,
     sse_events,
     with_default_path,
 )
@@ -241,7 +239,7 @@ class ChunkAssembler:
         )
 
 
-class OpenAICompatClient:
+class OpenAICompatClient(HttpModelClient):
     """ModelClient for any server speaking OpenAI chat completions.
 
     What it sends that servers differ on (the output parameter, temperature, effort, what
@@ -258,16 +256,12 @@ class OpenAICompatClient:
         backoff_base_s: float = 1.0,
         caps: ReplyCaps | None = None,
     ) -> None:
-        self.profile = profile
-        self.caps = caps or ReplyCaps()
-        self.base_url = with_default_path(profile.base_url, "/v1")
-        self._key, self._key_hint = resolve_api_key(profile, env)
+        super().__init__(
+            profile, with_default_path(profile.base_url, "/v1"), env=env,
+            backoff_base_s=backoff_base_s, caps=caps,
+        )  # fmt: skip
         self._model = profile.model
         self.choices = chat_choices(on_client(facts_for(profile.model), "openai"), profile.effort)
-        self._backoff_base_s = backoff_base_s
-        self._http = httpx.AsyncClient(
-            timeout=http_timeout(profile), verify=tls_context(self.base_url)
-        )
 
     def stream(
         self,
@@ -286,9 +280,6 @@ class OpenAICompatClient:
             base_url=self.base_url,
             backoff_base_s=self._backoff_base_s,
         )
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
 
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._key}"} if self._key else {}

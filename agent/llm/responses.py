@@ -35,11 +35,9 @@ from agent.llm.responses_wire import (
     to_responses_tools,
 )
 from agent.llm.retry import Retryable, status_error
-from agent.llm.tls import tls_context
 from agent.llm.wire_common import (
-    http_timeout,
+    HttpModelClient,
     post_stream,
-    resolve_api_key,
     sse_events,
     with_default_path,
 )
@@ -49,7 +47,7 @@ from agent.present import estimate_tokens
 _PASSING = {"server_error": "server", "rate_limit_exceeded": "rate_limit", "": "server"}
 
 
-class ResponsesClient:
+class ResponsesClient(HttpModelClient):
     """ModelClient for the OpenAI Responses API (and servers that speak it)."""
 
     def __init__(
@@ -61,9 +59,10 @@ class ResponsesClient:
         caps: ReplyCaps | None = None,
         cache_key: str = "",
     ) -> None:
-        self.profile = profile
-        self.caps = caps or ReplyCaps()
-        self.base_url = with_default_path(profile.base_url, "/v1")
+        super().__init__(
+            profile, with_default_path(profile.base_url, "/v1"), env=env,
+            backoff_base_s=backoff_base_s, caps=caps,
+        )  # fmt: skip
         self.facts = facts = on_client(facts_for(profile.model), "openai")
         # A reasoning model: its effort and summaries asked for, its reasoning kept (B6).
         self.reasons = facts.effort_as in ("reasoning_effort", "reasoning.effort")
@@ -77,11 +76,6 @@ class ResponsesClient:
         # same key are routed to the same cache, so a session's requests, which only append
         # to one prefix, keep hitting it. The session's id when the caller knows it.
         self.cache_key = cache_key or f"kiln-{uuid.uuid4().hex}"
-        self._key, self._key_hint = resolve_api_key(profile, env)
-        self._backoff_base_s = backoff_base_s
-        self._http = httpx.AsyncClient(
-            timeout=http_timeout(profile), verify=tls_context(self.base_url)
-        )
 
     def stream(
         self,
@@ -98,9 +92,6 @@ class ResponsesClient:
             base_url=self.base_url,
             backoff_base_s=self._backoff_base_s,
         )
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
 
     def request_body(
         self,

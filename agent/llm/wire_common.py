@@ -11,8 +11,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from agent.llm.base import ModelProfile
-from agent.llm.reply_caps import ReplyWatch
+from agent.llm.reply_caps import ReplyCaps, ReplyWatch
 from agent.llm.retry import classify_transport_error, status_error
+from agent.llm.tls import tls_context
 
 KILN_API_KEY = "KILN_API_KEY"
 
@@ -97,3 +98,28 @@ def with_default_path(base_url: str, default_path: str) -> str:
 def http_timeout(profile: ModelProfile) -> httpx.Timeout:
     """`request_timeout_s` bounds the wait for the first byte and every byte after it."""
     return httpx.Timeout(profile.request_timeout_s, connect=min(10.0, profile.request_timeout_s))
+
+
+class HttpModelClient:
+    """What the HTTP model clients share: the profile, the caps on one reply, the API key
+    (and what to tell the person when a server refuses it), the retries' backoff, and one
+    httpx client verifying as `tls.py` says for `base_url`."""
+
+    def __init__(
+        self,
+        profile: ModelProfile,
+        base_url: str,
+        *,
+        env: Mapping[str, str] | None = None,
+        backoff_base_s: float = 1.0,
+        caps: ReplyCaps | None = None,
+    ) -> None:
+        self.profile = profile
+        self.caps = caps or ReplyCaps()
+        self.base_url = base_url
+        self._key, self._key_hint = resolve_api_key(profile, env)
+        self._backoff_base_s = backoff_base_s
+        self._http = httpx.AsyncClient(timeout=http_timeout(profile), verify=tls_context(base_url))
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
