@@ -13,19 +13,17 @@ request gets the same turn again on the next one. A turn may also say
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import sys
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from agent.llm.scripted.script import Script, ScriptState, Turn
+from agent.llm.scripted.server import ThreadedServer
 from tests.strict.base import (
     Exchange,
     JsonReply,
@@ -53,16 +51,10 @@ class SeenRequest:
     usage: UsageReport | None = None
 
 
-class _QuietHTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-class StrictServer:
+class StrictServer(ThreadedServer):
     """A provider's server that refuses what the real one refuses; a context manager."""
+
+    attribute = "strict"  # `self.server.strict` in the handler
 
     def __init__(
         self, profile: str, script: Any = (), *, model: str | None = None, **options: Any
@@ -85,15 +77,10 @@ class StrictServer:
         self.truncations: list[dict[str, Any]] = []  # Ollama: prompts it cut silently
         self._last_prompt: list[str] = []
         self.provider: Provider = make_provider(profile, self, model, options)
-        self._httpd = _QuietHTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.strict = self  # type: ignore[attr-defined]
-        self._thread: threading.Thread | None = None
+        self.thread_name = f"strict-{self.provider.name}"
+        super().__init__(_Handler)
 
     # --- what tests read --------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        return int(self._httpd.server_address[1])
 
     @property
     def root_url(self) -> str:
@@ -146,41 +133,6 @@ class StrictServer:
 
     def new_id(self, prefix: str) -> str:
         return self.state.new_id(prefix)
-
-    # --- life -------------------------------------------------------------------------
-
-    def start(self) -> StrictServer:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.02},
-            name=f"strict-{self.provider.name}",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def wait_until(self, predicate: Callable[[StrictServer], bool], timeout: float = 5.0) -> bool:
-        import time
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if predicate(self):
-                return True
-            time.sleep(0.01)
-        return predicate(self)
-
-    def __enter__(self) -> StrictServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
 
 
 def _turn_extras(script: Any) -> dict[int, dict[str, Any]]:

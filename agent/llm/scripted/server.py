@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from agent.llm.scripted.http import ScriptedHandler
 from agent.llm.scripted.script import FAULTS, RecordedRequest, Script, ScriptState, Turn
@@ -33,21 +33,66 @@ class _QuietHTTPServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-class ScriptedServer:
+class ThreadedServer:
+    """An HTTP server on 127.0.0.1 served from a background thread, used as a context
+    manager; the handler reaches this object as `self.server.<attribute>`. The scripted
+    server is one, and so are the tests' strict provider servers."""
+
+    attribute = "scripted"  # the name the handler finds this object under
+    thread_name = "scripted-model"
+
+    def __init__(self, handler: type, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.closing = threading.Event()
+        self._httpd = _QuietHTTPServer((host, port), handler)
+        setattr(self._httpd, self.attribute, self)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    def start(self) -> Self:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.02},  # so close() returns at once
+            name=self.thread_name,
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self.closing.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def wait_until(self, predicate: Callable[[Self], bool], timeout: float = 5.0) -> bool:
+        """Poll server state (it changes on other threads); True once `predicate` holds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate(self):
+                return True
+            time.sleep(0.01)
+        return predicate(self)
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+class ScriptedServer(ThreadedServer):
     """Serve a script on 127.0.0.1 from a background thread; use as a context manager."""
 
     def __init__(self, script: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
         if isinstance(script, str | Path):
             script = Script.load(script)
         self.state = ScriptState(Script.from_data(script))
-        self.closing = threading.Event()
-        self._httpd = _QuietHTTPServer((host, port), ScriptedHandler)
-        self._httpd.scripted = self  # type: ignore[attr-defined]
-        self._thread: threading.Thread | None = None
-
-    @property
-    def port(self) -> int:
-        return int(self._httpd.server_address[1])
+        super().__init__(ScriptedHandler, host, port)
 
     @property
     def base_url(self) -> str:
@@ -72,36 +117,3 @@ class ScriptedServer:
     @property
     def turns_served(self) -> int:
         return self.state.cursor
-
-    def start(self) -> ScriptedServer:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.02},  # so close() returns at once
-            name="scripted-model",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self.closing.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def wait_until(self, predicate: Callable[[ScriptedServer], bool], timeout: float = 5.0) -> bool:
-        """Poll server state (it changes on other threads); True once `predicate` holds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if predicate(self):
-                return True
-            time.sleep(0.01)
-        return predicate(self)
-
-    def __enter__(self) -> ScriptedServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
