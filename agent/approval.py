@@ -60,6 +60,12 @@ class ApprovalRequest:
     flags: tuple[str, ...] = ()
 
 
+# The flag of a change that finished without evidence that it works, or did not finish
+# (agent/run/evidence.py): its apply is asked whatever the mode, and `kiln run --apply`
+# writes it only with --apply-unverified.
+UNVERIFIED = "is unverified: "
+
+
 class Verdict(enum.StrEnum):
     APPROVE = "approve"
     REJECT = "reject"

@@ -97,6 +97,12 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="with --apply: apply even what kiln flags (files that run on your machine or "
         "steer kiln, most of the repository deleted)",
     )
+    run.add_argument(
+        "--apply-unverified",
+        action="store_true",
+        help="with --apply: apply a change that finished without evidence that it works "
+        "(exit 8, `unverified`: no test that failed before passes now)",
+    )
     run.add_argument("--commit", action="store_true", help="commit what --apply wrote (hooks run)")
     run.add_argument("--max-steps", type=int)
     run.add_argument("--budget-usd", type=finite_number)

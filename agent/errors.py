@@ -20,6 +20,9 @@ class ExitCode(enum.IntEnum):
     # kiln run: nothing changed, and actions were refused (denied by a [permissions] rule,
     # or needing an approval no one gave); the result's `denied` lists them
     REFUSED = 7
+    # kiln run: the change finished without evidence that it works (no test that failed
+    # before passes now); the result's `evidence` says why, and --apply left it unapplied
+    UNVERIFIED = 8
     INTERRUPTED = 130
 
 

@@ -63,9 +63,13 @@ class CandidateKind(enum.StrEnum):
 
 
 class RunStatus(enum.StrEnum):
-    """How a run ended, in one word; `Finished.stop_reason` says why."""
+    """How a run ended, in one word; `Finished.stop_reason` says why. A run that finished
+    its request is `done` only with evidence that fits it (agent/run/evidence.py); a change
+    without it is `unverified`, a question's answer `answered`."""
 
     DONE = "done"
+    UNVERIFIED = "unverified"
+    ANSWERED = "answered"
     FAILED = "failed"
     LIMIT = "limit"
     CANCELLED = "cancelled"

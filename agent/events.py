@@ -356,6 +356,9 @@ class Finished(EventBase):
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = 0.0  # None: a model's price is unknown
     duration_s: float = 0.0
+    # What shows the result is right, or why nothing does (agent/run/evidence.py): said
+    # for `done`, `unverified` and `answered`; empty for the other statuses.
+    evidence: str = ""
 
 
 Event: TypeAlias = (

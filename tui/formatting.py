@@ -53,7 +53,8 @@ APPLY_HINT = (
 
 def finished_summary(done: Finished) -> str:
     reason = done.stop_reason.value.replace("_", " ")
-    head = done.status if reason == done.status else f"{done.status}: {reason}"
+    # "done", "answered", "unverified" (a finish without evidence), "failed: max steps"...
+    head = done.status if reason in (done.status, "done") else f"{done.status}: {reason}"
     return (
         f"{head} · {done.steps} steps · {done.tool_calls} tool calls · "
         f"{cost_text(done.cost_usd, 0)} · {done.duration_s:.1f}s"

@@ -132,8 +132,10 @@ class LineRenderer:
             case CandidatesTried():
                 self.note(candidates_line(event))
             case Finished():
-                done = event.status == RunStatus.DONE
+                done = event.status in (RunStatus.DONE, RunStatus.ANSWERED)
                 self.note(finished_summary(event), "success" if done else "warning")
+                if event.evidence:
+                    self.note(event.evidence, "info" if done else "warning")
                 if event.summary:
                     self.console.print(Markdown(escape_controls(event.summary)))
                 if self._changed:

@@ -44,6 +44,7 @@ from agent.events import (
     PlanStatus,
     PlanUpdated,
     ReasoningDelta,
+    RunStatus,
     SessionStarted,
     StopReason,
     TaskShaped,
@@ -156,6 +157,8 @@ class Translator:
                 self._open.clear()
                 if event.stop_reason is not StopReason.DONE:
                     closing.append(say(event.summary or event.status, "warning"))
+                elif event.status is RunStatus.UNVERIFIED:
+                    closing.append(say(f"Unverified: {event.evidence}", "warning"))
                 return closing
             case (
                 SessionStarted() | PhaseChanged() | TurnStarted() | AssistantMessage()

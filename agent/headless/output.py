@@ -91,7 +91,8 @@ def render_text(event: Event) -> str:
         case ApprovalRequested():
             return f"  approval: {event.summary}"
         case Finished():
-            return f"· {event.status} ({event.stop_reason.value})"
+            evidence = f"\n  evidence: {event.evidence}" if event.evidence else ""
+            return f"· {event.status} ({event.stop_reason.value}){evidence}"
         case (
             SessionStarted() | TextDelta() | ReasoningDelta() | AssistantMessage()
             | ApprovalResolved() | WindowUsed() | UsageUpdated() | Checkpointed()
@@ -124,7 +125,7 @@ def final_report(
         "tests_before": tests_dict(session.tests_before),
         "tests_after": tests_dict(tests_after),
         "shape": shape.value,
-        "evidence": evidence(shape, session.tests_before, tests_after, bool(diff.strip())),
+        "evidence": finished.evidence,
         "files_changed": changed_paths(diff),
         "diff_stats": diff_stats(diff),
         "applied": applied,
@@ -136,26 +137,6 @@ def final_report(
         "tool_calls": finished.tool_calls,
         "duration_s": round(duration_s, 3),
     }
-
-
-def evidence(
-    shape: TaskShape, before: TestDigest | None, after: TestDigest | None, changed: bool
-) -> str:
-    """What shows the result is right, in a few words: tests that passed before the run
-    and pass after it show nothing about the change, and the result says so."""
-    if shape is TaskShape.QUESTION:
-        return "an answer: a question needs no tests"
-    if not changed:
-        return "nothing changed"
-    if after is None:
-        return "no tests ran"
-    if not after.ok:
-        return "the tests fail"
-    if before is not None and before.ok:
-        return "tests passed before the run too"
-    if before is not None:
-        return "tests failed before the run and pass after it"
-    return "tests pass after the run"
 
 
 def early_report(

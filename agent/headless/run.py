@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agent.approval import Action, ApprovalRequest, Decision, Mode, Verdict
+from agent.approval import UNVERIFIED, Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
 from agent.errors import ExitCode, KilnError, UsageError
 from agent.present import escape_controls
@@ -42,18 +42,24 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class HeadlessApprover:
-    """Never waits: writing to the repository was consented to by `--apply`, and a flagged
-    change (host files, most of the repository deleted) by `--apply-flagged` as well;
-    nothing else asks."""
+    """Never waits: writing to the repository was consented to by `--apply`, a flagged
+    change (host files, most of the repository deleted) by `--apply-flagged` as well, and
+    a change without evidence that it works by `--apply-unverified`; nothing else asks."""
 
-    def __init__(self, apply: bool, apply_flagged: bool = False) -> None:
+    def __init__(
+        self, apply: bool, apply_flagged: bool = False, apply_unverified: bool = False
+    ) -> None:
         self.apply = apply
         self.apply_flagged = apply_flagged
+        self.apply_unverified = apply_unverified
         self.refused_flags: tuple[str, ...] = ()  # why the last apply was refused
 
     async def decide(self, request: ApprovalRequest) -> Decision:
         if request.action is Action.APPLY and self.apply:
-            if not request.flags or self.apply_flagged:
+            flags = request.flags
+            if self.apply_unverified:
+                flags = tuple(f for f in flags if not f.startswith(UNVERIFIED))
+            if not flags or self.apply_flagged:
                 return Decision(Verdict.APPROVE)
             self.refused_flags = request.flags
             return Decision(Verdict.REJECT, "flagged, and --apply-flagged was not given")
@@ -230,7 +236,11 @@ async def _started_session(
     session = Session(
         settings,
         repo,
-        HeadlessApprover(bool(args.apply), bool(getattr(args, "apply_flagged", False))),
+        HeadlessApprover(
+            bool(args.apply),
+            bool(getattr(args, "apply_flagged", False)),
+            bool(getattr(args, "apply_unverified", False)),
+        ),
         Mode(args.approval),
         session_id=session_id,
         client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
@@ -368,7 +378,7 @@ async def _conclude(
     err: TextIO,
     notes: list[str],
 ) -> int:
-    from agent.events import Applied, StopReason, TaskShape
+    from agent.events import Applied, RunStatus, StopReason, TaskShape
 
     shape = session.last_run.shape if session.last_run else TaskShape.CHANGE
     await session.wait_baseline()  # the session's, started with it: tests_before says it
@@ -379,7 +389,9 @@ async def _conclude(
     submodules = await submodule_changes(session)  # before an apply closes the sandbox
     applied: list[str] = []
     not_applied = ""
-    if args.apply and diff.strip() and finished.stop_reason is StopReason.DONE:
+    unverified = finished.status is RunStatus.UNVERIFIED
+    may_apply = finished.status is RunStatus.DONE or (unverified and args.apply_unverified)
+    if args.apply and diff.strip() and may_apply:
         try:
             async for event in session.apply(then_close=True):
                 _emit(event, args.output_format, out, err)
@@ -397,6 +409,11 @@ async def _conclude(
                 f"kiln: {exc.message} The changes are kept: `kiln apply {session.session_id}` "
                 "(or with --3way) writes them later.\n"
             )
+    elif args.apply and diff.strip() and unverified:
+        err.write(
+            f"kiln: nothing was applied, because the change is unverified: {finished.evidence} "
+            f"`kiln apply {session.session_id}` (or --apply-unverified) writes it.\n"
+        )
     elif args.apply and diff.strip():
         err.write("kiln: the task did not finish, so nothing was applied (see --patch-out).\n")
     # A question's story is its answer: no test digest stands in for it.
@@ -407,7 +424,7 @@ async def _conclude(
     from agent.run.stops import exit_code_for
 
     changed = bool(diff.strip())
-    code = exit_code_for(finished.stop_reason, tests_after, changed, shape)
+    code = exit_code_for(finished.stop_reason, finished.status, changed)
     if code and finished.stop_reason is StopReason.DONE and not changed:
         err.write("kiln: nothing changed, and the request asks for a change.\n")
     if not_applied:

@@ -1,7 +1,8 @@
 """Run kiln on a bundled task exactly as a person would, and measure what happened.
 
 `kiln run` is started as a subprocess on a fresh git copy of the task with
-`--output-format stream-json --apply`; its events give steps, tool calls, calls recovered
+`--output-format stream-json --apply --apply-unverified` (a change kiln could not verify is
+judged too: a `done` the judge fails is a false claim); its events give steps, tool calls, calls recovered
 from text and token usage. Whether the task is solved is checked independently: the
 task's own test command runs on the result afterwards, with the task's test files put
 back as they were first (a run that rewrote the tests is judged on the real ones). The
@@ -77,6 +78,7 @@ def run_trial(
             "--approval", "full-auto",
             "--output-format", "stream-json",
             "--apply",
+            "--apply-unverified",  # the judge looks at every result; `status` says kiln's verdict
             *(["--timeout", str(timeout_s)] if timeout_s else []),
             *extra_args,
             task.prompt,

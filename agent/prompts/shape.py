@@ -11,9 +11,13 @@ Small and general on purpose, so that anyone can predict it:
   what something does "instead of" what it should, what "should" or is "supposed to"
   happen, what crashes, raises, breaks, fails or is wrong ("why does this crash on empty
   lines? it should skip them" asks for a fix).
+- "how come" opens a report of behaviour that surprised the person: a change. So does
+  "would it be possible to..." (a feature asked for).
 - a question whether a piece of the code could do more ("could the CLI also accept a
   directory?", "can fetch_prices take a list?") asks for it: a change. One about what the
   person or kiln can do ("can I run...", "could you tell me...") is a question.
+- a request that says only an answer is wanted ("don't change anything", "no edits",
+  "just tell me") is a question, whatever else it says.
 - otherwise it is a **question** when it opens with a question word (what, why, how,
   where, explain...) or its last sentence ends with "?".
 - anything else is a change: a bug report ("customers who sign up on the 31st break our
@@ -37,6 +41,7 @@ CHANGE_VERBS = frozenset({
     "set", "solve", "complete", "finish", "rip", "strip", "clean", "tidy", "bump",
     "upgrade", "handle", "allow", "accept", "skip", "ignore", "revert", "restore", "split",
     "merge", "expose", "document", "deduplicate", "simplify", "speed", "cache", "validate",
+    "stop",
 })  # fmt: skip
 QUESTION_OPENERS = frozenset({
     "what", "what's", "whats", "why", "how", "where", "where's", "which", "who", "whom",
@@ -44,12 +49,24 @@ QUESTION_OPENERS = frozenset({
 })  # fmt: skip
 # Wrong behaviour reported: a change, whatever the wording.
 _WRONG = re.compile(
-    r"\binstead of\b|\bsupposed to\b|\w\s+should(?:n'?t| not)?\b|^shouldn'?t\b"
+    r"\binstead of\b|\bsupposed to\b|\w\s+should(?:n'?t| not)?\b(?!\s+(?:i|we)\b)|^shouldn'?t\b"
+    r"|^how come\b"
     r"|\b(?:crash(?:es|ed|ing)?|raises?|throws?|breaks?|broken|wrong|incorrect(?:ly)?"
-    r"|fails?|failing|off[- ]by[- ]one|doesn'?t work|isn'?t working|not working|hangs?)\b"
+    r"|fails?|failing|off[- ]by[- ]one|off by (?:a|an|one|\d+)|doesn'?t work|isn'?t working"
+    r"|not working|hangs?|takes forever|defeats the purpose)\b"
+)
+# "don't change anything, just tell me": only an answer is wanted, whatever else is said.
+_ONLY_AN_ANSWER = re.compile(
+    r"\b(?:do not|don'?t|dont)\s+(?:change|fix|edit|modify|touch)\s+(?:anything|it|this|that)\b"
+    r"(?!\s+else)(?!\s+(?:but|and|to|in|so)\b)"
+    r"|\bno (?:edits|code changes)\b|\bjust (?:tell me|explain|curious)\b"
+    r"|\bno (?:fix|change)(?:es|s)? (?:needed|wanted|please)\b|\b(?:only|just) want to understand\b"
+    r"|\bnot asking for (?:a )?(?:change|fix)"
 )
 # "could the CLI also accept...", "can fetch_prices take...": more asked of the code.
 _CAPABILITY = re.compile(r"^(?:could|can)\s+(?!i\b|we\b|you\b|someone\b|one\b)\S")
+# "would it be possible to export...", "is it possible to add...": a feature asked for.
+_POSSIBLE = re.compile(r"^(?:would|is|will)\s+it\s+(?:be\s+)?possible\s+to\b")
 # "can we make...", "should we drop...": a change proposed as a question.
 _PROPOSED = ("can", "could", "should", "shall")
 # Words a command may open with before its verb: "please fix", "now add", "then remove".
@@ -57,7 +74,10 @@ LEAD_INS = frozenset(["please", "now", "then", "also", "and", "so", "just", "kin
 
 # Just before a verb inside a sentence, these make it a command: "can you fix", "could
 # you please add", "describe it, then update the README", "I want you to add".
-COMMAND_BEFORE = frozenset(["you", "please", "then"])
+COMMAND_BEFORE = frozenset(["you", "please", "then", "just"])
+# Code quoted in backticks: its dots and question marks are not the sentence's.
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_ONLY_CODE = re.compile(r"[\s.?!;:]*(?:code[\s.?!;:]*)*")  # a "sentence" of quoted code alone
 
 _SENTENCE = re.compile(r"[^.?!;:\n]+[.?!;:\n]*")
 _WORD = re.compile(r"[a-z][a-z_'0-9-]*")
@@ -65,10 +85,13 @@ _WORD = re.compile(r"[a-z][a-z_'0-9-]*")
 
 def shape_of(task: str) -> TaskShape:
     """The shape the person's words give `task`: QUESTION or CHANGE."""
-    sentences = [s.strip() for s in _SENTENCE.findall(task.lower()) if s.strip()]
+    words = _CODE_SPAN.sub("code", task.lower())
+    sentences = [s.strip() for s in _SENTENCE.findall(words) if not _ONLY_CODE.fullmatch(s)]
+    if _ONLY_AN_ANSWER.search(task.lower()):
+        return TaskShape.QUESTION
     if not sentences or any(_commands_a_change(s) for s in sentences):
         return TaskShape.CHANGE
-    if any(_WRONG.search(s) or _CAPABILITY.match(s) for s in sentences):
+    if any(_WRONG.search(s) or _CAPABILITY.match(s) or _POSSIBLE.match(s) for s in sentences):
         return TaskShape.CHANGE
     first_words = _WORD.findall(sentences[0])
     opens_as_question = bool(first_words) and first_words[0] in QUESTION_OPENERS
@@ -96,7 +119,48 @@ def _commands_a_change(sentence: str) -> bool:
     # that asks nothing.
     if not sentence.rstrip().endswith("?"):
         for clause in sentence.split(",")[1:]:
-            first = _WORD.findall(clause)[:1]
+            first = [w for w in _WORD.findall(clause)[:3] if w not in LEAD_INS][:1]
             if first and first[0] in CHANGE_VERBS:
                 return True
     return False
+
+
+# A change that leaves what the code does as it is: its evidence is the tests passing before
+# and after it (agent/run/evidence.py), not a test that failed before.
+_KEEPING = re.compile(
+    r"\b(?:renam\w*|refactor\w*|re-?format\w*|formatting|lint\w*|typos?|docstrings?|comments?"
+    r"|docs|documentation|readme|type hints?|annotations?|type annotations?|clean ?up|tidy"
+    r"|extract\w*|reorgani[sz]\w*|dead code|unused|dedup\w*|simplif\w*|split\w*|move)\b"
+)
+# Words that ask for something to work differently, whatever else the request says.
+_BEHAVING = re.compile(
+    r"\b(?:implement\w*|support\w*|handle[sd]?|allow\w*|accept\w*|returns?|raises?|validat\w*"
+    r"|cach\w*|optimi[sz]\w*|speed|faster|enable\w*|disable\w*|new (?:flag|option|command|feature))\b"
+)
+# "add a docstring", "add type hints": an addition that changes nothing that runs.
+_ADD_KEEPING = re.compile(
+    r"\badd\w*\s+(?:\w+\s+){0,3}?(?:docstrings?|comments?|type hints?|annotations?|docs)\b"
+)
+
+
+def keeps_behaviour(task: str) -> bool:
+    """A change asked to leave behaviour as it is: a rename, a refactor, docs, comments,
+    formatting, type hints. Conservative: any sign of behaviour asked for (wrong behaviour
+    reported, a feature's verbs, an `add` of anything but docs or hints) makes it False."""
+    lower = task.lower()
+    if not _KEEPING.search(lower) or _BEHAVING.search(lower):
+        return False
+    if _WRONG.search(lower):
+        return False
+    adds = re.findall(r"\badd\w*\b", lower)
+    return len(adds) <= len(_ADD_KEEPING.findall(lower))
+
+
+_TESTS = re.compile(r"\b(?:tests?|unit ?tests?|test cases?|coverage|specs?)\b")
+
+
+def asks_for_tests(task: str) -> bool:
+    """The request asks for tests, not for code to behave differently ("add tests for the
+    parser", "cover parse_size with unit tests"); a report of wrong behaviour never is."""
+    lower = task.lower()
+    return bool(_TESTS.search(lower)) and not _WRONG.search(lower)

@@ -1,10 +1,11 @@
 """A request with no failing test: a failing test is written from the person's words first.
 
 When a small model's run starts with tests that pass, a change asked for has nothing to
-judge it by. kiln asks for one new test file (agent/prompts/reproduce.py), runs the tests,
-and keeps the file only when it fails on the code as it is, in the new file alone, and the
-tests that passed still pass. The run then goes on as for failing tests (the briefing is
-made again from that run, so rewrites and the loop work towards it), and the new test is
+judge it by. kiln asks for one new test file (agent/prompts/reproduce.py) and keeps it only
+when it fails on the code as it is: run alone first, for the request's reason and not a
+mistake of its own, then with all the tests, failing only in itself while every test that
+passed still passes. The run then goes on as for failing tests (the briefing is made again
+from that run, so rewrites and the loop work towards it), and the new test is
 part of the diff the person approves. When no such test comes within the time share, the
 file is removed and the run goes on without it, saying so.
 """
@@ -23,7 +24,7 @@ from agent.repair.candidates import candidates_allowed
 from agent.run.checks import record_tests
 from agent.run.core import Run
 from agent.run.sampling import ask_once
-from agent.tools.shell import run_test_command
+from agent.tools.shell import run_test_command, tests_in
 from agent.tools.testdigest import TestDigest
 
 WALL_CLOCK_SHARE = 0.3  # of the run's clock; the fix needs the rest
@@ -65,6 +66,7 @@ async def reproduce_first(
                         "model works on it without one."))  # fmt: skip
         return briefing
     record_tests(run, report)
+    run.state.reproduction = (path, await run.sandbox.read_file(path))
     run.emit(Notice(f"kiln wrote {path} from your request; it fails on the code as it is, "
                     "so the tests can tell when the request is carried out."))  # fmt: skip
     run.conversation.add_feedback(
@@ -137,11 +139,41 @@ async def _failing_test(
         if test is None:
             continue
         await tools.call(run.tool_context, "write_file", {"path": path, "content": test})
-        report = await run_test_command(run.tool_context)
-        if _fails_for_the_request(report, path, before, task):
-            return report
+        if await _fails_alone(run, path, task):
+            report = await run_test_command(run.tool_context)  # and the rest still pass
+            if _fails_for_the_request(report, path, before, task):
+                return report
         await run.sandbox.exec(f"rm -f -- '{path}'", timeout=30)
     return None
+
+
+# Runners that take one test file after their own command: the file is run alone with it.
+_TAKES_A_FILE = re.compile(r"^(?:[\w./-]*python[\d.]*\s+-m\s+pytest|pytest|py\.test)\b")
+_UNITTEST = re.compile(r"^([\w./-]*python[\d.]*)\s+-m\s+unittest\b")
+
+
+def alone_command(test_command: str, path: str) -> str:
+    """The project's runner on the one test file `path`, or "" when it cannot be told
+    apart (a make target, a tox environment)."""
+    if _TAKES_A_FILE.match(test_command):
+        return f"{test_command} {path}"
+    unittest = _UNITTEST.match(test_command)
+    if unittest:
+        return f"{unittest.group(1)} -m unittest {path}"
+    return ""
+
+
+async def _fails_alone(run: Run, path: str, task: str) -> bool:
+    """The new test, run alone first: it must fail, and for the request's reason, not its
+    own (a name it never defined, an import of something the request never names). True
+    as well when the runner cannot run one file: the whole run judges it then."""
+    command = alone_command(run.tool_context.test_command, path)
+    if not command:
+        return True
+    report = await tests_in(run.sandbox, command, run.settings.tests.timeout_s)
+    if report.ok or report.timed_out:
+        return False
+    return not own_mistake("\n".join(report.failures) or report.text, task)
 
 
 def _fails_for_the_request(report: TestDigest, path: str, before: TestDigest, task: str) -> bool:

@@ -36,6 +36,8 @@ def record_tests(run: Run, report: TestDigest) -> TestDigest:
     state = run.state
     state.last_tests = report
     state.edits_since_tests = False
+    if not report.ok and run.deps.last_diff == state.diff_at_start:
+        state.failed_before = report  # on the code as the run found it: evidence.py
     run.emit(
         TestsRan(
             report.command,

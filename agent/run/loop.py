@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from agent import tools
 from agent.errors import ModelError
@@ -43,6 +44,7 @@ from agent.run.checks import (
     record_tests,
 )
 from agent.run.core import Emit, LoopDeps, Run
+from agent.run.evidence import weigh
 from agent.run.state import RunState
 from agent.run.stops import Stop, limit_stop, status_for
 from agent.run.turn import request_turn
@@ -53,6 +55,8 @@ if TYPE_CHECKING:
     from agent.prompts.briefing import Briefing
 
 __all__ = ["LoopDeps", "drive"]
+
+T = TypeVar("T")
 
 
 async def drive(
@@ -65,18 +69,28 @@ async def drive(
     asked = deps.conversation.instructions  # the person's words, not the first message made
     state.shape = shape_of(asked[-1] if asked else task)
     state.diff_at_start = deps.last_diff
+    sandbox = deps.tool_context.sandbox
+    state.start_ref = sandbox.last_checkpoint if state.diff_at_start else sandbox.baseline
     emit(TaskShaped(state.shape))
     if state.shape is TaskShape.QUESTION:
         briefing = None  # nothing to fix: no first try at a fix or a stub
         task = f"{task}\n\n{QUESTION_NOTE}"
     run.conversation.add_user(task)
     run.enter(Phase.PLAN, announce_again=True)  # every request starts by looking
-    stop = await _until_stopped(run, briefing)
+    stop = await _until_stopped(run, _steps(run, briefing), clocked=True)
+    status, evidence, summary = status_for(stop.reason), "", stop.message
+    if stop.reason is StopReason.DONE:  # finished: what shows it, past the clock
+        weighed = await _until_stopped(run, weigh(run, stop.message), clocked=False)
+        if isinstance(weighed, Stop):
+            stop, status, summary = weighed, status_for(weighed.reason), weighed.message
+        else:
+            status, evidence, summary = weighed.status, weighed.evidence, weighed.summary
     run.enter(Phase.DONE if stop.reason is StopReason.DONE else Phase.FAILED)
     finished = Finished(
-        status=status_for(stop.reason),
+        status=status,
         stop_reason=stop.reason,
-        summary=stop.message,
+        summary=summary,
+        evidence=evidence,
         steps=state.steps,
         tool_calls=state.tool_calls,
         usage=deps.meter.total,
@@ -87,20 +101,27 @@ async def drive(
     return finished
 
 
-async def _until_stopped(run: Run, briefing: Briefing | None) -> Stop:
-    """Step until something stops the run: the one place every way out becomes a Stop."""
-    deadline = run.state.deadline
+async def _steps(run: Run, briefing: Briefing | None) -> NoReturn:
+    """Step until something stops the run (a Stop, or an exception `_until_stopped` turns
+    into one)."""
+    asked = run.conversation.instructions
+    words = asked[-1] if asked else ""
+    if briefing is not None:  # a small model's first try at a fix
+        from agent.repair.first_try import first_try
+
+        await first_try(run, briefing, words, run.state.shape)
+    while True:
+        await _step(run)
+
+
+async def _until_stopped(run: Run, work: Coroutine[Any, Any, T], *, clocked: bool) -> T | Stop:
+    """`work`'s result, or the Stop it ended with: the one place every way out becomes a
+    Stop. `clocked`: under the run's wall clock."""
+    deadline = run.state.deadline if clocked else None
     wall_clock = asyncio.timeout(None if deadline is None else deadline - time.monotonic())
     try:
         async with wall_clock:
-            asked = run.conversation.instructions
-            words = asked[-1] if asked else ""
-            if briefing is not None:  # a small model's first try at a fix
-                from agent.repair.first_try import first_try
-
-                await first_try(run, briefing, words, run.state.shape)
-            while True:
-                await _step(run)
+            return await work
     except Stop as stop:
         return stop
     except TimeoutError:

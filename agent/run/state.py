@@ -40,6 +40,11 @@ class RunState:
     candidate_rounds: int = 0
     shape: TaskShape = TaskShape.CHANGE  # what the request asks (agent/prompts/shape.py)
     diff_at_start: str = ""  # the workspace's diff when the run began: "changed" is against it
+    start_ref: str | None = None  # the checkpoint holding the workspace as the run began
+    # The last test run that failed before the run's first edit, and the reproduction kiln
+    # wrote (its path and bytes): what a finished change's evidence is judged by (evidence.py).
+    failed_before: TestDigest | None = None
+    reproduction: tuple[str, bytes] | None = None
 
     @property
     def deadline(self) -> float | None:

@@ -7,8 +7,7 @@ status and one exit code, here in one place.
 from __future__ import annotations
 
 from agent.errors import ExitCode
-from agent.events import RunStatus, StopReason, TaskShape
-from agent.tools.testdigest import TestDigest
+from agent.events import RunStatus, StopReason
 
 
 class Stop(Exception):
@@ -63,17 +62,14 @@ def status_for(reason: StopReason) -> RunStatus:
     return RunStatus.LIMIT if reason in LIMIT_REASONS else _STATUS[reason]
 
 
-def exit_code_for(
-    reason: StopReason,
-    tests_after: TestDigest | None,
-    changed: bool,
-    shape: TaskShape = TaskShape.CHANGE,
-) -> int:
-    """0 only when done: a question answered, or a change made with the tests passing (or
-    none to run). Nothing changed is no fix, whatever tests that passed before say."""
+def exit_code_for(reason: StopReason, status: RunStatus, changed: bool) -> int:
+    """0 only when done: a question answered, or a change made with evidence that it works
+    (agent/run/evidence.py); a change without it is UNVERIFIED. Nothing changed is no fix,
+    whatever tests that passed before say."""
     if reason is StopReason.DONE:
-        if shape is TaskShape.QUESTION:
+        if status is RunStatus.ANSWERED:
             return ExitCode.OK
-        ok = changed and (tests_after is None or tests_after.ok)
-        return ExitCode.OK if ok else ExitCode.TASK_FAILED
+        if not changed:
+            return ExitCode.TASK_FAILED
+        return ExitCode.OK if status is RunStatus.DONE else ExitCode.UNVERIFIED
     return ExitCode.LIMIT if reason in LIMIT_REASONS else _EXIT[reason]

@@ -21,11 +21,11 @@ import dataclasses
 import functools
 from collections.abc import AsyncIterator
 
-from agent.approval import Approver, Mode
+from agent.approval import UNVERIFIED, Approver, Mode
 from agent.boundary import one_sentence
 from agent.cost.pricing import pricing_for
 from agent.custom.skills import with_skills
-from agent.events import Event, Level, SessionStarted
+from agent.events import Event, Finished, Level, RunStatus, SessionStarted
 from agent.hooks.points import prompt_submitted, run_stopped, session_started, with_hook_context
 from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.policy import FirstMessage, policy_for
@@ -163,13 +163,27 @@ class Session(SessionParts):
             context = "\n".join(c for c in (self._hook_context, added) if c)
             self._hook_context = ""  # the session's start is said once, with its first request
             text = with_hook_context(first.text, context)
-            await drive(deps, text, state, self._emit, first.briefing)
+            finished = await drive(deps, text, state, self._emit, first.briefing)
+            self._weigh(finished)
             if not state.stop_hooks:  # ran at `finish` already, where they can object
                 await run_stopped(self.hooks, self._emit)
 
         async for event in self._streams.stream(work):
             yield event
         self._save(deps.last_diff)
+
+    def _weigh(self, finished: Finished) -> None:
+        """What the workspace's changes can show after a run: a question's answer leaves
+        them as they were; a change done with evidence clears the flag; anything else sets
+        it (`approval.UNVERIFIED`), so the apply says so and asks."""
+        if finished.status is RunStatus.ANSWERED:
+            return
+        if finished.status is RunStatus.DONE:
+            self.unverified = ""
+            return
+        reason = finished.stop_reason.value.replace("_", " ")
+        why = finished.evidence or f"the request ended {finished.status} ({reason})"
+        self.unverified = UNVERIFIED + why
 
     def cancel(self) -> None:
         """Esc: interrupt the model request and any running command; the session goes on."""
@@ -191,11 +205,15 @@ class Session(SessionParts):
 
         async def work() -> None:
             commit = self.commit if self.settings.git.commit else None
+            flags = (self.unverified,) if self.unverified else ()
             landed = await land(
                 self.repo, self.session_id, await self.diff(), self.gate, self.hooks,
                 self._emit, self.sandbox, self._deps, commit, rebaseline=not then_close,
+                flags=flags,
             )  # fmt: skip
             self._landed_at_close = landed and then_close
+            if landed:
+                self.unverified = ""  # what it was about is the repository's now
 
         async for event in self._streams.stream(work):
             yield event

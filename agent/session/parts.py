@@ -62,6 +62,9 @@ class SessionParts:
         self.events: list[Event] = []
         self.checkpoints: list[Checkpointed] = []
         self.last_run: RunState | None = None
+        # The workspace's changes did not finish with evidence that they work: the flag
+        # their apply carries (approval.UNVERIFIED and why), "" when they did.
+        self.unverified = ""
         self._streams = EventStreams(self._record)
         self._emit = self._streams.emit
         self.gate = ApprovalGate(approver, mode, settings.permissions)

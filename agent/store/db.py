@@ -107,7 +107,7 @@ LISTED = (
     "SELECT id, created, updated, repo, model, mode, title, COALESCE(status, ''), "
     "COALESCE(stop_reason, ''), steps + COALESCE(run_steps, 0), cost_usd, "
     "uncached + cached + cache_write + output, "
-    "COALESCE(landing, CASE WHEN status = 'done' AND has_diff THEN 'not applied' ELSE '' END), "
+    "COALESCE(landing, CASE WHEN status IN ('done', 'unverified') AND has_diff THEN 'not applied' ELSE '' END), "
     "pid FROM sessions"
 )
 # Columns added since the first schema, by table; older databases get them on open.

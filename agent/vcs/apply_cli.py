@@ -8,6 +8,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from agent.approval import UNVERIFIED
 from agent.errors import ExitCode, KilnError, UsageError
 from agent.events import Applied, Level, Notice
 from agent.present import escape_controls
@@ -46,6 +47,8 @@ def main(args: argparse.Namespace) -> int:
     if denied is not None:
         raise KilnError(denied[1])
     flags = flags_for(repo, diff, rules)
+    if row.status not in ("done", "answered", ""):  # no evidence that the change works
+        flags = (*flags, f"{UNVERIFIED}its session's last request ended {row.status}")
     if flags and not args.yes and not _confirmed(flags):
         print("Nothing was applied.")
         return int(ExitCode.TASK_FAILED)

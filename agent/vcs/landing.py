@@ -122,16 +122,20 @@ async def land(
     commit: Callable[[], Awaitable[str]] | None,
     *,
     rebaseline: bool = True,
+    flags: tuple[str, ...] = (),
 ) -> bool:
     """`Session.apply()`'s work: ask, write, make what was written the sandbox's baseline
     (unless `rebaseline` is False: the sandbox is about to close), then commit when
     `commit` is given. Ends with `Applied`, then the commit's sentence; returns whether
-    the diff was written."""
+    the diff was written. `flags`: what else the person must know first (a change that
+    finished without evidence)."""
     if not diff.strip():
         emit(Applied((), approved=False))
         return False
     broken = await unparsable_flags(repo, diff, sandbox) if sandbox is not None else ()
-    written, approved = await apply_diff(repo, session_id, diff, gate, hooks, emit, broken)
+    written, approved = await apply_diff(
+        repo, session_id, diff, gate, hooks, emit, (*flags, *broken)
+    )
     if approved:
         if rebaseline:
             # What was applied is the repository's now: the next apply holds only what

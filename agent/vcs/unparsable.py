@@ -17,6 +17,17 @@ SHOWN = 4
 
 async def unparsable_flags(repo: Path, diff: str, sandbox: Sandbox) -> tuple[str, ...]:
     """One phrase naming the diff's files that no longer parse; () when none."""
+    broken = await broken_files(repo, diff, sandbox)
+    if not broken:
+        return ()
+    more = f" and {len(broken) - SHOWN} more" if len(broken) > SHOWN else ""
+    names = ", ".join(broken[:SHOWN]) + more
+    return (f"leaves {names} not parsing (a syntax error kiln's check found in the result)",)
+
+
+async def broken_files(repo: Path, diff: str, sandbox: Sandbox) -> list[str]:
+    """The diff's files that do not parse in the sandbox where `repo`'s version did (or
+    that are new)."""
     broken: list[str] = []
     for patch in parse_patches(diff):
         path = patch.new_path
@@ -32,8 +43,4 @@ async def unparsable_flags(repo: Path, diff: str, sandbox: Sandbox) -> tuple[str
         before = old.read_bytes() if old is not None and old.is_file() else None
         if before is None or not error_count(path, before):  # it parsed before the change
             broken.append(path)
-    if not broken:
-        return ()
-    more = f" and {len(broken) - SHOWN} more" if len(broken) > SHOWN else ""
-    names = ", ".join(broken[:SHOWN]) + more
-    return (f"leaves {names} not parsing (a syntax error kiln's check found in the result)",)
+    return broken

@@ -105,7 +105,7 @@ async def test_review_sql_runs_in_line_mode_with_its_arguments(tmp_path: Path) -
             await shows("/review-sql [FILE]")
             keys.send_text("/review-sql orders.sql\n")
             await shows("the prompt from .claude/commands/review-sql.md")
-            await shows("done · ")
+            await shows("answered · ")
             keys.send_text("/quit\n")
             assert await asyncio.wait_for(runner, 60) == 0
         first = server.chat_requests[0]
@@ -218,6 +218,6 @@ def test_kiln_run_takes_a_custom_command_as_its_task(tmp_path: Path) -> None:
         first = server.chat_requests[0]
     assert done.returncode == 0, done.stderr
     assert "/review-sql: the prompt from .claude/commands/review-sql.md." in done.stderr
-    assert json.loads(done.stdout)["status"] == "done"
+    assert json.loads(done.stdout)["status"] == "answered"
     expected = "Describe the injection risks and missing indexes in the SQL of orders.sql."
     assert expected in user_text(first)

@@ -52,7 +52,7 @@ def test_every_request_extends_the_previous_one_and_the_server_caches_it(
     with ScriptedServer(turns) as server:
         events = kiln_run(repo, server)
         requests = server.chat_requests
-    assert events[-1]["status"] == "done" and len(requests) == 30
+    assert events[-1]["stop_reason"] == "done" and len(requests) == 30
     for previous, current in itertools.pairwise(requests):
         before, now = previous.body["messages"], current.body["messages"]
         assert now[: len(before)] == before  # the new request only appends
@@ -69,7 +69,7 @@ def test_anthropic_requests_read_the_previous_request_from_the_cache(
     with ScriptedServer(turns) as server:
         events = kiln_run(repo, server, "--provider", "anthropic", env={"ANTHROPIC_API_KEY": "k"})
         requests = server.chat_requests
-    assert events[-1]["status"] == "done" and len(requests) == 30
+    assert events[-1]["stop_reason"] == "done" and len(requests) == 30
     for previous, current in itertools.pairwise(requests):
         # Cache reads (the API's own figure) cover what the previous request sent.
         assert current.cached_tokens >= 0.99 * previous.prompt_tokens
@@ -94,7 +94,7 @@ def test_a_150_step_session_never_overflows_an_8k_window(
     assert all(c["tokens_after"] < c["tokens_before"] for c in compactions)
     assert any("instruction(s) of the person" in " ".join(c["kept"]) for c in compactions)
     result = events[-1]
-    assert result["status"] == "done" and result["steps"] >= 150
+    assert result["stop_reason"] == "done" and result["steps"] >= 150
     assert result["files_changed"] == ["notes.md"]
     # The person's task survived every summary, word for word.
     last = requests[-1].body["messages"]

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agent.errors import ExitCode
 from agent.llm.scripted.server import ScriptedServer
 from agent.run.checks import NOTHING_CHANGED
 from tests.conftest import make_git_repo
@@ -71,14 +72,14 @@ def test_finishing_a_feature_request_with_nothing_changed_is_refused_then_fails(
     assert code == 1
     assert result["status"] == "failed" and result["stop_reason"] == "nothing_changed"
     assert result["files_changed"] == [] and result["shape"] == "change"
-    assert result["evidence"] == "nothing changed"
+    assert result["evidence"] == ""  # a run that did not finish shows nothing
     assert "Nothing changed" in result["summary"] and "Added comments" in result["summary"]
     # Each finish before the last was answered with the reason, not "Finished."
     assert told[1:] == [NOTHING_CHANGED] * 3
     assert (repo / "config.py").read_text() == CONFIG_REPO["config.py"]
 
 
-def test_a_refused_finish_then_the_change_ends_done_and_says_what_the_tests_show(
+def test_a_refused_finish_then_a_change_no_test_shows_ends_unverified_and_unapplied(
     repo: Path,
 ) -> None:
     script = [
@@ -87,14 +88,15 @@ def test_a_refused_finish_then_the_change_ends_done_and_says_what_the_tests_show
         {"tool_calls": [CLAIM]},
     ]
     with ScriptedServer(script) as server:
-        code, result = run_json(repo, server, FEATURE, "--output-format", "json")
-    assert code == 0, result
-    assert result["status"] == "done" and result["files_changed"] == ["config.py"]
-    # The only tests there are passed before the run: the result does not hide it.
+        code, result = run_json(repo, server, FEATURE, "--output-format", "json", "--apply")
+    assert code == ExitCode.UNVERIFIED, result
+    assert result["status"] == "unverified" and result["files_changed"] == ["config.py"]
+    # The only tests there passed before the run: they show nothing about the change.
     assert result["tests_before"]["ok"] and result["tests_after"]["ok"]
-    assert result["evidence"] == "tests passed before the run too"
-    assert "passed before this run too" in result["summary"]
+    assert "passed before the change too" in result["evidence"]
     assert result["summary"].startswith("Added comments to load_config.")
+    assert result["applied"] == []  # --apply writes `done` only
+    assert (repo / "config.py").read_text() == CONFIG_REPO["config.py"]
 
 
 def test_a_question_is_answered_with_no_change_and_no_test_run(repo: Path) -> None:
@@ -113,19 +115,19 @@ def test_a_question_is_answered_with_no_change_and_no_test_run(repo: Path) -> No
     assert lines[1]["shape"] == "question"
     assert "tests_ran" not in kinds  # nothing asked kiln to run them
     result = lines[-1]
-    assert result["status"] == "done" and result["exit_code"] == 0
+    assert result["status"] == "answered" and result["exit_code"] == 0
     assert result["summary"] == answer  # the answer is the result, not a test digest
     assert result["tests_after"] is None and result["files_changed"] == []
-    assert result["evidence"].startswith("an answer")
+    assert result["evidence"].startswith("A question")
     # The model was told to answer, in the request that carried the question.
     assert "this request is a question" in first[-1]["content"]
 
 
-def test_a_question_answered_in_plain_text_ends_done_with_that_answer(repo: Path) -> None:
+def test_a_question_answered_in_plain_text_ends_answered_with_that_answer(repo: Path) -> None:
     answer = "load_config is defined in config.py."
     with ScriptedServer([{"text": answer}]) as server:
         code, result = run_json(
             repo, server, "where is load_config defined?", "--output-format", "json"
         )
-    assert code == 0 and result["stop_reason"] == "done"
+    assert code == 0 and result["stop_reason"] == "done" and result["status"] == "answered"
     assert result["summary"] == answer and result["shape"] == "question"

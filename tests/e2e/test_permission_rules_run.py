@@ -59,7 +59,7 @@ def test_a_deny_rule_refuses_a_command_in_full_auto_and_the_model_is_told(
     assert "Do not retry" in told[0]
     assert "No such file" in told[1]  # the whole line was refused: `touch` never ran
     # A question answered, nothing changed, because of a refusal: not a success.
-    assert result["status"] == "done" and result["files_changed"] == []
+    assert result["status"] == "answered" and result["files_changed"] == []
     assert result["denied"] == [
         {
             "tool": "run",

@@ -142,7 +142,7 @@ def test_a_proposed_setup_that_cannot_work_offline_is_a_note_and_the_session_goe
         },
     )
     result, stderr, _ = kiln_run(repo, NOTHING)
-    assert result["status"] == "done", stderr
+    assert result["status"] == "answered", stderr
     assert "without the proposed setup" in stderr and "not-shipped-anywhere" in stderr
     # The failure is remembered: the next session does not try again with the same files.
     _, stderr, _ = kiln_run(repo, NOTHING)

@@ -24,8 +24,12 @@ FINISH = {"name": "finish", "arguments": {"summary": "done"}}
 
 def test_a_new_file_that_does_not_parse_is_never_applied(tmp_path: Path) -> None:
     repo = make_git_repo(tmp_path / "repo", {"calc.py": WORKING, "test_calc.py": TESTS})
-    events = kiln_events(repo, turns(write("shapes.py", BROKEN), FINISH), "--apply")
+    # Not done (it does not parse), and even --apply-unverified does not write it: the
+    # flag asks for --apply-flagged as well.
+    script = turns(write("shapes.py", BROKEN), FINISH)
+    events = kiln_events(repo, script, "--apply", "--apply-unverified")
     result = events[-1]
+    assert result["status"] == "unverified" and "shapes.py does not parse" in result["evidence"]
     assert result["applied"] == [] and not (repo / "shapes.py").exists()
     refused = " ".join(d["what"] for d in result["denied"])
     assert "shapes.py not parsing" in refused and result["exit"] != 0, result
@@ -39,9 +43,9 @@ def test_an_edit_that_breaks_a_file_is_never_applied(tmp_path: Path) -> None:
     edit = {"name": "edit_file", "arguments": {"path": "report.py", "old_text": "def total(xs):",
             "new_text": "def total(xs)"}}  # fmt: skip
     events = kiln_events(repo, turns(edit, FINISH), "--apply")
-    refused = " ".join(d["what"] for d in events[-1]["denied"])
     assert events[-1]["applied"] == [] and (repo / "report.py").read_text() == report
-    assert "report.py not parsing" in refused, events[-1]
+    assert events[-1]["status"] == "unverified", events[-1]
+    assert events[-1]["evidence"].startswith("report.py does not parse"), events[-1]
 
 
 def test_a_file_broken_before_the_change_does_not_stop_it(tmp_path: Path) -> None:

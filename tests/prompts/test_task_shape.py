@@ -10,13 +10,12 @@ import pytest
 from rich.console import Console
 
 from agent.errors import ExitCode
-from agent.events import StopReason, TaskShape, TaskShaped
-from agent.headless.output import evidence, render_text
+from agent.events import RunStatus, StopReason, TaskShape, TaskShaped
+from agent.headless.output import render_text
 from agent.present import SHAPE_WORDS, shape_line
-from agent.prompts.shape import shape_of
+from agent.prompts.shape import asks_for_tests, keeps_behaviour, shape_of
 from agent.run.stops import exit_code_for, status_for
 from agent.store.codec import event_from_dict
-from agent.tools.testdigest import TestDigest as Digest
 from tui.line_render import LineRenderer
 from tui.meter_state import MeterState
 
@@ -31,6 +30,12 @@ QUESTIONS = [
     "Which tests cover the exporter?",
     "Can I run the tests without docker?",  # what the person can do, not the code
     "How can we add a flag?",
+    # only an answer wanted, said outright, whatever else the words report
+    "is it intended that parse_date rolls Feb 30 over to March? don't change anything",
+    "why is this lock used instead of an RwLock? don't change it, I just want to understand",
+    "the build takes 8 minutes, where does the time go? no fix needed",
+    "what should I check on my side when deploy.sh says permission denied?",
+    "Can you explain what this regex matches? `^(?=.*\\d).{8,}$`",  # its code is not a sentence
 ]
 CHANGES = [
     "Why does add fail? Fix it.",  # a question, then a command
@@ -51,6 +56,12 @@ CHANGES = [
     "could the CLI also accept a directory?",
     "Can we make the timeout configurable?",
     "nothing calls legacy_mode any more, if it's dead, rip it out",
+    "what's legacy_mode for? if nothing uses it just delete it",
+    "explain how the cache works, and add a section about it to the docs",
+    "how come the csv export always drops the last row??",  # surprise at behaviour
+    "Would it be possible to export the report as xlsx as well?",
+    "why is the invoice total off by a cent sometimes?",
+    "how is the secret generated? also please stop hardcoding it",
 ]
 
 
@@ -89,31 +100,48 @@ def test_the_event_reaches_an_acp_client() -> None:
     assert "a change to make" in update.content.text
 
 
-def _digest(passed: int, failed: int) -> Digest:
-    return Digest(
-        command="pytest", passed=passed, failed=failed, errors=0, exit_code=int(failed > 0),
-        failing=(), text="",
-    )  # fmt: skip
+def test_exit_0_only_for_an_answer_or_a_change_done_with_evidence() -> None:
+    done, unverified, answered = RunStatus.DONE, RunStatus.UNVERIFIED, RunStatus.ANSWERED
+    assert exit_code_for(StopReason.DONE, done, False) == ExitCode.TASK_FAILED
+    assert exit_code_for(StopReason.DONE, done, True) == ExitCode.OK
+    assert exit_code_for(StopReason.DONE, unverified, True) == ExitCode.UNVERIFIED
+    assert exit_code_for(StopReason.DONE, answered, False) == ExitCode.OK
+    failed = status_for(StopReason.NOTHING_CHANGED)
+    assert exit_code_for(StopReason.NOTHING_CHANGED, failed, False) == ExitCode.TASK_FAILED
+    assert failed == "failed"
 
 
-def test_done_with_nothing_changed_is_exit_0_only_for_a_question() -> None:
-    passing = _digest(3, 0)
-    assert exit_code_for(StopReason.DONE, passing, False) == ExitCode.TASK_FAILED
-    assert exit_code_for(StopReason.DONE, None, False) == ExitCode.TASK_FAILED
-    assert exit_code_for(StopReason.DONE, passing, True) == ExitCode.OK
-    assert exit_code_for(StopReason.DONE, _digest(2, 1), True) == ExitCode.TASK_FAILED
-    assert exit_code_for(StopReason.DONE, None, False, TaskShape.QUESTION) == ExitCode.OK
-    assert exit_code_for(StopReason.NOTHING_CHANGED, passing, False) == ExitCode.TASK_FAILED
-    assert status_for(StopReason.NOTHING_CHANGED) == "failed"
+KEEPING = [
+    "rename load_config to read_config everywhere",
+    "refactor the parser into smaller functions",
+    "add docstrings to the public functions in utils.py",
+    "fix the typo in the README",
+    "reformat cli.py, no behaviour change",
+    "add type hints to models.py",
+    "move the date helpers into their own module",
+]
+BEHAVING = [
+    "fix the crash when the file is empty",
+    "add a --json flag to the export command",
+    "rename the --out flag to --output and accept the old one too",
+    "refactor the cache so it handles concurrent writers",
+    "the docs example raises KeyError, fix the code",
+    "make parse_size return bytes for '1.5k'",
+]
 
 
-def test_the_evidence_says_when_the_tests_passed_before_the_run_too() -> None:
-    passing, failing = _digest(3, 0), _digest(2, 1)
-    change = TaskShape.CHANGE
-    assert evidence(change, passing, passing, True) == "tests passed before the run too"
-    assert (
-        evidence(change, failing, passing, True) == "tests failed before the run and pass after it"
-    )
-    assert evidence(change, passing, passing, False) == "nothing changed"
-    assert evidence(change, None, None, True) == "no tests ran"
-    assert evidence(TaskShape.QUESTION, passing, None, False).startswith("an answer")
+@pytest.mark.parametrize("task", KEEPING)
+def test_a_request_that_keeps_behaviour(task: str) -> None:
+    assert keeps_behaviour(task)
+
+
+@pytest.mark.parametrize("task", BEHAVING)
+def test_a_request_that_changes_behaviour(task: str) -> None:
+    assert not keeps_behaviour(task)
+
+
+def test_tests_asked_for_unless_wrong_behaviour_is_reported() -> None:
+    assert asks_for_tests("add unit tests for parse_size")
+    assert asks_for_tests("cover the exporter with tests")
+    assert not asks_for_tests("the tests show parse_size raises on '1.5k'")
+    assert not asks_for_tests("make parse_size accept '1.5k'")

@@ -9,7 +9,7 @@ from pathlib import Path
 from agent import events as kiln_events
 from agent.events import Finished, Notice
 from agent.prompts.reproduce import relevant_files, reply_test_file
-from agent.repair.reproduce import new_test_path, own_mistake, style_example
+from agent.repair.reproduce import alone_command, new_test_path, own_mistake, style_example
 from tests.conftest import make_git_repo
 from tests.repair.test_rewrites import _run, block
 
@@ -46,6 +46,8 @@ async def test_a_request_without_a_failing_test_gets_one_first(
     assert any("test_calc_requested" in name for name in runs[0].failing)
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.status == "done"
+    # The evidence: kiln's reproduction failed on the code as it was and passes now.
+    assert "test_calc_requested" in finished.evidence and "failed before" in finished.evidence
     assert "+++ b/test_calc_requested.py" in diff and "+def mul(a, b):" in diff
     assert all(TASK in "\n".join(m["content"] or "" for m in r.body["messages"]) for r in requests)
 
@@ -101,3 +103,12 @@ def test_a_failure_is_the_tests_own_unless_the_request_names_it() -> None:
     assert own_mistake("E       fixture 'tmp_dir' not found", TASK)
     assert not own_mistake("AssertionError: 5 != 6", TASK)
     assert not own_mistake("NameError: name 'x' is not defined", "parse raises NameError")
+
+
+def test_a_candidate_test_runs_alone_with_the_projects_runner() -> None:
+    path = "tests/test_calc_requested.py"
+    assert alone_command("python3 -m pytest -q", path) == f"python3 -m pytest -q {path}"
+    assert alone_command("pytest", path) == f"pytest {path}"
+    unittest = alone_command("python3 -m unittest discover -s tests", path)
+    assert unittest == f"python3 -m unittest {path}"
+    assert alone_command("make test", path) == ""  # the whole run judges it then

@@ -32,5 +32,6 @@ class NoticeLine(Static):
 
 class FinishedLine(Static):
     def __init__(self, done: Finished) -> None:
-        text = finished_summary(done) + (f"\n{done.summary}" if done.summary else "")
+        said = [finished_summary(done), done.evidence, done.summary]
+        text = "\n".join(part for part in said if part)
         super().__init__(Text(text), classes=f"finished -{done.status}")
