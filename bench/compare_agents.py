@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from agent.local.bundled import BundledTask, checkout, restore_tests
@@ -91,6 +92,7 @@ def run_kiln(task: BundledTask, args: argparse.Namespace) -> dict[str, object]:
     return {
         "agent": "kiln", "task": task.name, "solved": result.solved,
         "wall_s": round(result.wall_s, 1), "ended": result.stop_reason or result.status,
+        "status": result.status,  # done / unverified / failed...: a `done` not solved is a false claim
         "tests_restored": result.tests_restored, "diff": result.diff,
         "tail": result.stderr_tail[-300:],
     }  # fmt: skip
@@ -143,8 +145,20 @@ def table(records: list[dict[str, object]], agents: list[str]) -> str:
                 solved = sum(bool(r["solved"]) for r in runs)
                 median = statistics.median(float(str(r["wall_s"])) for r in runs)
                 lines.append(f"{split}: {agent} solved {solved}/{len(runs)} task-runs "
-                             f"({solved / len(runs):.0%}), median {median:.0f}s per run")  # fmt: skip
+                             f"({solved / len(runs):.0%}), median {median:.0f}s per run"
+                             + _claims(runs))  # fmt: skip
     return "\n".join(lines)
+
+
+def _claims(runs: list[dict[str, object]]) -> str:
+    """kiln's own verdicts beside the judge's: how many ended `done`, and how many of those
+    the judge failed (a false claim)."""
+    if not any("status" in r for r in runs):
+        return ""
+    done = [r for r in runs if r.get("status") == "done"]
+    false = sum(not r["solved"] for r in done)
+    statuses = ", ".join(f"{n} {s}" for s, n in Counter(str(r.get("status")) for r in runs).items())
+    return f"; kiln said {statuses}; {false} `done` the judge failed"
 
 
 def _cell(runs: list[dict[str, object]]) -> str:
@@ -201,7 +215,12 @@ def main() -> int:
                     record = {"split": split, "run": n, **run_one(agent, task, args)}
                     records.append(record)
                     verdict = "solved" if record["solved"] else "failed"
-                    print(f"{agent} {split}/{task.name} run {n}: {verdict} in {record['wall_s']}s ({record['ended']})", flush=True)  # fmt: skip
+                    ended = (
+                        f"{record['ended']}, {record['status']}"
+                        if "status" in record
+                        else record["ended"]
+                    )
+                    print(f"{agent} {split}/{task.name} run {n}: {verdict} in {record['wall_s']}s ({ended})", flush=True)  # fmt: skip
                     if out:
                         out.write(json.dumps(record) + "\n")
                         out.flush()

@@ -24,6 +24,12 @@ from agent.local.common import (
 )
 
 RUNTIME_REQUIREMENT = "llama-cpp-python[server]==0.3.36"
+# llama.cpp builds for the CPU it is built on (-march=native) by default. A machine image
+# that moves to another host (a VM snapshot restored elsewhere, a CI cache) then crashes in
+# its first decode: a segmentation fault on one of this project's machines. The build is
+# for x86-64-v3 instead (AVX2, FMA, F16C: every x86 server CPU of the last decade); on
+# other architectures these options do nothing.
+PORTABLE_BUILD = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
 # What `python -m llama_cpp.server` imports; all must be present for a working server.
 RUNTIME_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "starlette_context")
 
@@ -41,8 +47,13 @@ def install_runtime() -> Iterator[InstallStep]:
     yield InstallStep(
         f"runtime: building {RUNTIME_REQUIREMENT} from source (several minutes); log: {log}"
     )
-    env = {**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 2)}
-    cmd = pip_command("install", "--verbose", RUNTIME_REQUIREMENT)
+    env = {
+        "CMAKE_ARGS": PORTABLE_BUILD,  # the person's own CMAKE_ARGS win
+        **os.environ,
+        "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 2),
+    }
+    # Never a wheel pip built before: it may be a -march=native build for another CPU.
+    cmd = pip_command("install", "--verbose", "--no-cache-dir", RUNTIME_REQUIREMENT)
     try:
         for line in run_logged(cmd, log, env=env):
             yield InstallStep(line, detail=True)
