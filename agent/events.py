@@ -345,6 +345,33 @@ class Applied(EventBase):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
+class SubagentStarted(EventBase):
+    """The model started a child (the `agent` tool): a session of its own, in a sandbox of
+    its own over the parent's workspace. `agent_id` names it in its SubagentFinished."""
+
+    agent_id: str
+    name: str  # the definition: explore, general, or one of the person's
+    task: str
+    read_only: bool = True
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class SubagentFinished(EventBase):
+    """A child ended: how, its report, the files its own diff changes, and what it spent
+    (counted in the parent's meter as well)."""
+
+    agent_id: str
+    name: str
+    status: RunStatus
+    summary: str = ""
+    files: tuple[str, ...] = ()
+    steps: int = 0
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float | None = 0.0
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class Finished(EventBase):
     """The run ended: how and why, with its steps, tool calls, usage, cost and duration."""
 
@@ -387,6 +414,8 @@ Event: TypeAlias = (
     | ModeChanged
     | ModelChanged
     | Applied
+    | SubagentStarted
+    | SubagentFinished
     | Finished
     | BudgetWarning
 )

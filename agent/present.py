@@ -13,7 +13,15 @@ from agent.event_values import PlanStatus, TaskShape
 
 if TYPE_CHECKING:  # the events themselves load with the session, not with the first frame
     from agent.event_values import Usage
-    from agent.events import ActionDenied, CandidatesTried, Compacted, HookRan, TaskShaped
+    from agent.events import (
+        ActionDenied,
+        CandidatesTried,
+        Compacted,
+        HookRan,
+        SubagentFinished,
+        SubagentStarted,
+        TaskShaped,
+    )
 
 CHARS_PER_TOKEN = 4  # a rough estimate, only used while a reply is still streaming
 PLAN_MARKS = {PlanStatus.PENDING: "○", PlanStatus.IN_PROGRESS: "◐", PlanStatus.DONE: "●"}
@@ -144,6 +152,27 @@ def candidates_line(event: CandidatesTried) -> str:
     )
     kept = f"; kept {event.chosen}" if event.chosen else none
     return f"Tried {event.tried} fixes: {passes}{kept}."
+
+
+def subagent_started_line(event: SubagentStarted) -> str:
+    """`agent explore (a1) started, read-only: where is the retry policy?`"""
+    mode = ", read-only" if event.read_only else ""
+    task = " ".join(event.task.split())
+    task = task if len(task) <= 120 else task[:119] + "…"
+    return f"agent {event.name} ({event.agent_id}) started{mode}: {task}"
+
+
+def subagent_finished_line(event: SubagentFinished) -> str:
+    """`agent explore (a1) done · 3 steps · 2,140 tokens · $0.0012 · 4.1s`, then the files
+    its own diff changes."""
+    tokens = event.usage.prompt_total + event.usage.output
+    money = "price unknown" if event.cost_usd is None else f"${event.cost_usd:.4f}"
+    files = event.files
+    changed = f" · changed {', '.join(files[:3])}{' …' if len(files) > 3 else ''}" if files else ""
+    return (
+        f"agent {event.name} ({event.agent_id}) {event.status} · {event.steps} steps · "
+        f"{tokens:,} tokens · {money} · {event.duration_s:.1f}s{changed}"
+    )
 
 
 # What each shape of task means for the run, in the words every front end shows.

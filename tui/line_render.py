@@ -38,6 +38,8 @@ from agent.events import (
     ReasoningDelta,
     RunStatus,
     SessionStarted,
+    SubagentFinished,
+    SubagentStarted,
     TaskShaped,
     TestsRan,
     TextDelta,
@@ -56,6 +58,8 @@ from agent.present import (
     hook_line,
     human_tokens,
     shape_line,
+    subagent_finished_line,
+    subagent_started_line,
 )
 from tui.formatting import (
     APPLY_HINT,
@@ -131,6 +135,11 @@ class LineRenderer:
                 self.note(compacted_line(event))
             case CandidatesTried():
                 self.note(candidates_line(event))
+            case SubagentStarted():
+                self.note(subagent_started_line(event))
+            case SubagentFinished():
+                ok = event.status in (RunStatus.DONE, RunStatus.ANSWERED)
+                self.note(subagent_finished_line(event), "info" if ok else "warning")
             case Finished():
                 done = event.status in (RunStatus.DONE, RunStatus.ANSWERED)
                 self.note(finished_summary(event), "success" if done else "warning")

@@ -47,6 +47,8 @@ from agent.events import (
     RunStatus,
     SessionStarted,
     StopReason,
+    SubagentFinished,
+    SubagentStarted,
     TaskShaped,
     TestsRan,
     TextDelta,
@@ -63,6 +65,7 @@ from agent.present import (
     hook_line,
     shape_line,
     short_arguments,
+    subagent_finished_line,
 )
 
 KINDS: dict[str, ToolKind] = {
@@ -151,6 +154,20 @@ class Translator:
             case HookRan():  # as in the TUI: a hook that allowed goes unsaid
                 allowed = event.outcome == HookOutcome.ALLOWED
                 return [] if allowed else [say(hook_line(event), "warning")]
+            case SubagentStarted():  # a child is a tool call of its own while it runs
+                title = f"agent {event.name}: {' '.join(event.task.split())[:80]}"
+                kind: ToolKind = "search" if event.read_only else "other"
+                return [start_tool_call(event.agent_id, title, kind=kind, status="in_progress")]
+            case SubagentFinished():
+                ok = event.status in (RunStatus.DONE, RunStatus.ANSWERED)
+                report = event.summary or subagent_finished_line(event)
+                return [
+                    update_tool_call(
+                        event.agent_id,
+                        status="completed" if ok else "failed",
+                        content=[tool_content(text_block(report[:OUTPUT_SHOWN]))],
+                    )
+                ]
             case Finished():
                 # calls the stop interrupted (Esc, a limit) never finished: say so, not "pending"
                 closing = [update_tool_call(c, status="failed") for c in self._open]

@@ -86,6 +86,10 @@ class Meter:
         cost, more = self.cost_usd, self.price(pending)
         return pending, total, None if cost is None or more is None else cost + more
 
+    def child(self, pricing: Pricing, role: str) -> ChildMeter:
+        """The meter of a child agent whose model is priced as `pricing`."""
+        return ChildMeter(pricing=pricing, role=role, parent=self)
+
     def over_budget(self, limits: Limits) -> StopReason | None:
         if limits.max_tokens and self.tokens >= limits.max_tokens:
             return StopReason.TOKEN_BUDGET
@@ -133,3 +137,23 @@ class Meter:
                 limit=limit,
             )
         ]
+
+
+@dataclass
+class ChildMeter(Meter):
+    """A child agent's meter: its own usage, each request counted in its parent's meter as
+    it happens (priced as the child's model is), and the parent's budget as its own: a
+    child cannot spend past what the parent may."""
+
+    parent: Meter | None = None
+
+    def add(self, usage: Usage, duration_s: float = 0.0, pricing: Pricing | None = None) -> None:
+        super().add(usage, duration_s, pricing)
+        if self.parent is not None:
+            self.parent.add(usage, duration_s, pricing or self.pricing)
+
+    def over_budget(self, limits: Limits) -> StopReason | None:
+        return self.parent.over_budget(limits) if self.parent else super().over_budget(limits)
+
+    def budget_events(self, limits: Limits) -> list[Event]:
+        return []  # the parent's meter says them, once

@@ -24,6 +24,8 @@ from agent.events import (
     PlanUpdated,
     ReasoningDelta,
     SessionStarted,
+    SubagentFinished,
+    SubagentStarted,
     TaskShape,
     TaskShaped,
     TestsRan,
@@ -46,6 +48,8 @@ from agent.present import (
     hook_line,
     shape_line,
     short_arguments,
+    subagent_finished_line,
+    subagent_started_line,
     usage_dict,
 )
 from agent.tools.testdigest import TestDigest, tests_dict
@@ -90,6 +94,10 @@ def render_text(event: Event) -> str:
             return f"  applied: {', '.join(event.paths) or '(nothing)'}"
         case ApprovalRequested():
             return f"  approval: {event.summary}"
+        case SubagentStarted():
+            return f"  {subagent_started_line(event)}"
+        case SubagentFinished():
+            return f"  {subagent_finished_line(event)}"
         case Finished():
             evidence = f"\n  evidence: {event.evidence}" if event.evidence else ""
             return f"· {event.status} ({event.stop_reason.value}){evidence}"

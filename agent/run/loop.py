@@ -11,8 +11,9 @@ Every way out (a limit, the wall clock, Esc, a model or sandbox failure) becomes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from agent import tools
@@ -48,6 +49,7 @@ from agent.run.evidence import weigh
 from agent.run.state import RunState
 from agent.run.stops import Stop, limit_stop, status_for
 from agent.run.turn import request_turn
+from agent.tools.delegate import NAME as DELEGATE
 from agent.tools.gate import ApprovalStop
 from sandbox.base import SandboxError
 
@@ -60,14 +62,21 @@ T = TypeVar("T")
 
 
 async def drive(
-    deps: LoopDeps, task: str, state: RunState, emit: Emit, briefing: Briefing | None = None
+    deps: LoopDeps,
+    task: str,
+    state: RunState,
+    emit: Emit,
+    briefing: Briefing | None = None,
+    *,
+    shape: TaskShape | None = None,
 ) -> Finished:
     """Work on `task` until a Stop; returns (and emits last) the Finished event. `briefing`:
     a small model's first message, made for the session's first run, for its first try at
-    a fix (agent/repair/first_try.py)."""
+    a fix (agent/repair/first_try.py). `shape`: the request's, when the words do not decide
+    it (a read-only child agent's task is a question, whatever its words)."""
     run = Run(deps, state, emit)
     asked = deps.conversation.instructions  # the person's words, not the first message made
-    state.shape = shape_of(asked[-1] if asked else task)
+    state.shape = shape or shape_of(asked[-1] if asked else task)
     state.diff_at_start = deps.last_diff
     sandbox = deps.tool_context.sandbox
     state.start_ref = sandbox.last_checkpoint if state.diff_at_start else sandbox.baseline
@@ -201,12 +210,14 @@ async def _act(run: Run, completion: Completion, answered: set[str]) -> None:
         return
     state.idle_replies = 0
     finish: ToolCall | None = None
-    for call in calls:
-        if call.name == "finish" and finish is None:
-            finish = call  # answered after the other calls of this turn
-            continue
-        await _call_tool(run, call)
-        answered.add(call.id)
+    delegated = [c for c in calls if c.name == DELEGATE and run.tool_context.agents is not None]
+    async with _children_started(run, delegated) as children:  # every child at once
+        for call in calls:
+            if call.name == "finish" and finish is None:
+                finish = call  # answered after the other calls of this turn
+                continue
+            await _call_tool(run, call, children.get(call.id))
+            answered.add(call.id)
     await after_changes(run, auto_test=finish is None)
     if problems:
         run.conversation.add_feedback("\n".join(problems))
@@ -220,7 +231,21 @@ async def _act(run: Run, completion: Completion, answered: set[str]) -> None:
         await judge_finish(run, finish)
 
 
-async def _call_tool(run: Run, call: ToolCall) -> None:
+@contextlib.asynccontextmanager
+async def _children_started(run: Run, calls: list[ToolCall]) -> AsyncIterator[dict[str, Any]]:
+    """The child agents these `agent` calls start, all at once (agent/run/children.py,
+    imported only by a session that offers the tool); {} when there are none."""
+    if not calls:
+        yield {}
+        return
+    from agent.run.children import started
+
+    async with started(run, calls, drive) as children:
+        yield children
+
+
+async def _call_tool(run: Run, call: ToolCall, child: Any = None) -> None:
+    """One tool call, or, for an `agent` call, its child's report (`child`, started)."""
     state, emit = run.state, run.emit
     reason = state.before_call(call.name, call.arguments)
     if reason:
@@ -235,9 +260,14 @@ async def _call_tool(run: Run, call: ToolCall) -> None:
     if call.name not in tools.READ_ONLY:
         await run.deps.before_change()
     started = time.monotonic()
-    result = _fresh_test_result(state, call) or await tools.call(
-        run.tool_context, call.name, call.arguments
-    )
+    if child is not None:
+        from agent.run.children import answer
+
+        result = await answer(run, child)
+    else:
+        result = _fresh_test_result(state, call) or await tools.call(
+            run.tool_context, call.name, call.arguments
+        )
     shown, cut = truncate(result.output)
     emit(
         ToolCallFinished(

@@ -45,6 +45,8 @@ class RunState:
     # wrote (its path and bytes): what a finished change's evidence is judged by (evidence.py).
     failed_before: TestDigest | None = None
     reproduction: tuple[str, bytes] | None = None
+    # Finished child agents' diffs by their id, until the model takes one (run/children.py).
+    child_diffs: dict[str, str] = field(default_factory=dict)
 
     @property
     def deadline(self) -> float | None:

@@ -18,6 +18,8 @@ from agent.context.index import RepoIndex
 from agent.context.repomap import prompt_map
 from agent.cost.meter import Meter
 from agent.cost.pricing import pricing_for
+from agent.custom.agents import Agents
+from agent.custom.agents import load as load_agents
 from agent.custom.skills import Skills, prompt_section
 from agent.custom.skills import load as load_skills
 from agent.errors import KilnError
@@ -249,6 +251,16 @@ async def calibrated_while_checked(
     return window, changed
 
 
+def _agents(repo: Path, policy: PromptPolicy, notes: list[str]) -> Agents | None:
+    """The child agents the `agent` tool offers: for a model that reads and plans on its own
+    only (a small model's tool list stays as it was)."""
+    if not policy.reads_on_its_own:
+        return None
+    found = load_agents(repo)
+    notes.extend(found.notes)
+    return found
+
+
 async def loop_deps(
     repo: Path,
     settings: Settings,
@@ -275,6 +287,7 @@ async def loop_deps(
         repo_index=RepoIndex.for_repository(repo),
         external=mcp,
         hooks=hooks or None,
+        agents=_agents(repo, policy, notes),
     )
     return LoopDeps(
         client=client,

@@ -97,6 +97,15 @@ class GitSettings:
 
 
 @dataclass(frozen=True)
+class AgentsSettings:
+    """`[agents]`: child agents (the `agent` tool) and parallel attempts (`--attempts`)."""
+
+    # Children, or attempts, running at once, each in a sandbox of its own. The embedded
+    # model's server answers one request at a time on two cores: 1 there, whatever is set.
+    max_parallel: int = 3
+
+
+@dataclass(frozen=True)
 class UiSettings:
     """`[ui]`: the colour theme and the approval mode a session starts in."""
 
@@ -116,6 +125,7 @@ class Settings:
     context: ContextSettings = field(default_factory=ContextSettings)
     ui: UiSettings = field(default_factory=UiSettings)
     git: GitSettings = field(default_factory=GitSettings)
+    agents: AgentsSettings = field(default_factory=AgentsSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
     mcp_servers: dict[str, McpServer] = field(default_factory=dict)
     # [permissions] allow/ask/deny of the person's config and a trusted repository's file
@@ -164,6 +174,7 @@ _SECTIONS: dict[str, type] = {
     "context": ContextSettings,
     "ui": UiSettings,
     "git": GitSettings,
+    "agents": AgentsSettings,
     "mcp": McpSettings,
 }
 # Tables whose keys are the person's own (variables, headers): kept whole, not flattened.
@@ -370,6 +381,7 @@ _AT_LEAST = {
     "tests.timeout_s": 1,
     "tests.max_finish_refusals": 0,
     "mcp.max_tools": 0,
+    "agents.max_parallel": 1,
     "sandbox.cpus": 0.01,
     "sandbox.pids_limit": 1,
     "sandbox.output_cap_bytes": 1,

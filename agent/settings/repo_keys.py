@@ -61,6 +61,7 @@ REPO_KEYS: tuple[KeyRule, ...] = (
     _row(r"context\..+", T, "how many tokens each request sends, so money"),
     _row(r"ui\.mode", T, "the approval mode: what runs without asking"),
     _row(r"git\..+", T, "commits on the person's repository"),
+    _row(r"agents\..+", T, "sandboxes and model requests at once: memory, CPU and money"),
     _row(r"mcp\..+", T, "how many outside tools every request carries"),
     _row(r"mcp_servers\..+", T, "a server's command runs on the host"),
     _row(r"hooks(\..+)?", T, "commands that run on your machine, outside the sandbox"),

@@ -44,6 +44,8 @@ from agent.events import (
     PlanUpdated,
     ReasoningDelta,
     SessionStarted,
+    SubagentFinished,
+    SubagentStarted,
     TaskShaped,
     TestsRan,
     TextDelta,
@@ -350,7 +352,8 @@ class Store:
                 Applied() | Notice() | TextDelta() | ReasoningDelta() | TaskShaped()
                 | AssistantMessage() | PlanUpdated() | FilesChanged() | TestsRan() | Compacted()
                 | CandidatesTried() | WindowUsed() | Checkpointed() | ModeChanged()
-                | ModelChanged() | HookRan() | ActionDenied()
+                | ModelChanged() | HookRan() | ActionDenied() | SubagentStarted()
+                | SubagentFinished()
             ):  # fmt: skip
                 pass  # in the event log only
             case _:

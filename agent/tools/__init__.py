@@ -1,6 +1,7 @@
 """The model's ten tools, by name. `specs()` is what the model is told; `call()` runs one.
 
-MCP servers' tools (agent/tools/external.py) come after the ten, never among them.
+The `agent` tool (agent/tools/delegate.py) and MCP servers' tools (agent/tools/external.py)
+come after the ten, never among them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from agent.llm.base import ToolSpec
 from agent.tools.base import Tool, ToolContext, ToolFailure, ToolResult
 from agent.tools.control import finish, update_plan
+from agent.tools.delegate import agent_spec
 from agent.tools.edits import edit_file, write_file
 from agent.tools.external import call_external
 from agent.tools.files import list_files, read_file, search
@@ -38,11 +40,15 @@ EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 
 
 def specs(ctx: ToolContext | None = None) -> list[ToolSpec]:
-    """The coding group sorted by name, then the session's external tools (sorted and fixed
-    at its start), so the prompt prefix (and the server's cache of it) never changes with
-    the order tools are registered or discovered in."""
-    coding = [TOOLS[name].spec for name in sorted(TOOLS)]
-    return coding + list(ctx.external.specs) if ctx and ctx.external else coding
+    """The coding group sorted by name (a child's own choice of it), the `agent` tool when
+    the session offers one, then the session's external tools (sorted and fixed at its
+    start), so the prompt prefix (and the server's cache of it) never changes with the
+    order tools are registered or discovered in."""
+    only = ctx.only if ctx else None
+    coding = [TOOLS[name].spec for name in sorted(TOOLS) if only is None or name in only]
+    delegating = [agent_spec(ctx.agents)] if ctx and ctx.agents else []
+    external = list(ctx.external.specs) if ctx and ctx.external else []
+    return coding + delegating + external
 
 
 async def call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolResult:
@@ -62,6 +68,9 @@ async def _call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolR
     tool = TOOLS.get(name)
     if not isinstance(arguments, dict):
         return ToolResult(False, f"Arguments for {name} must be a JSON object.")
+    if tool is not None and ctx.only is not None and name not in ctx.only:
+        offered = ", ".join(sorted(ctx.only))
+        return ToolResult(False, f"{name} is not among this agent's tools ({offered}).")
     if tool is None and ctx.external is not None and ctx.external.owns(name):
         return await call_external(ctx, ctx.external, name, arguments)
     if tool is None:

@@ -18,6 +18,7 @@ from sandbox.base import Sandbox
 
 if TYPE_CHECKING:
     from agent.context.index import RepoIndex
+    from agent.custom.agents import Agents
     from agent.settings.config import Settings
     from agent.tools.gate import ApprovalGate
     from agent.tools.testdigest import TestDigest
@@ -58,6 +59,11 @@ class ToolContext:
     external: ExternalTools | None = None
     # The person's PreToolUse/PostToolUse hooks, and Stop at `finish` (agent/hooks/); None: none.
     hooks: ToolHooks | None = None
+    # The coding tools offered, when not all of them: a child agent's (agent/custom/agents.py).
+    only: frozenset[str] | None = None
+    # The agents the `agent` tool may start (agent/tools/delegate.py); None: no such tool
+    # (a small model's session, and every child: children start no children).
+    agents: Agents | None = None
 
 
 class ToolHooks(Protocol):

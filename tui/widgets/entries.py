@@ -8,13 +8,20 @@ import json
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
+from rich.text import Text
 from textual.widget import Widget
 
 from tui.formatting import call_head, finished_summary, tests_summary
 from tui.widgets.blocks import FinishedLine, NoticeLine, TestRunBlock, UserPrompt
 
 if TYPE_CHECKING:
-    from agent.events import Finished, TestsRan, ToolCallFinished, ToolCallStarted
+    from agent.events import (
+        Finished,
+        SubagentFinished,
+        TestsRan,
+        ToolCallFinished,
+        ToolCallStarted,
+    )
     from tui.widgets.reply import AssistantReply
     from tui.widgets.tool_call import ToolCallBlock
 
@@ -175,3 +182,28 @@ class FinishedEntry(Entry):
 
     def text(self) -> str:
         return f"{finished_summary(self.done)}\n{self.done.summary}"
+
+
+class SubagentEntry(Entry):
+    """A child's end: one collapsed line (who, how it ended, what it spent), its report
+    inside, as the parent model read it."""
+
+    def __init__(self, done: SubagentFinished) -> None:
+        super().__init__()
+        self.done = done
+
+    def build(self) -> Widget:
+        from textual.widgets import Collapsible, Static  # loaded with the first child
+
+        from agent.present import subagent_finished_line
+
+        report = Static(Text(self.done.summary or "(no report)"), classes="tool-output")
+        return Collapsible(
+            report, title=subagent_finished_line(self.done), collapsed=True, classes="subagent"
+        )
+
+    def rows(self, width: int) -> int:
+        return 1  # collapsed: its title line
+
+    def text(self) -> str:
+        return f"{self.done.name} {self.done.agent_id}\n{self.done.summary}"

@@ -6,13 +6,21 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, assert_never
 
 from agent.event_values import HookOutcome
-from agent.present import candidates_line, compacted_line, denied_line, hook_line, shape_line
+from agent.present import (
+    candidates_line,
+    compacted_line,
+    denied_line,
+    hook_line,
+    shape_line,
+    subagent_started_line,
+)
 from tui.formatting import APPLY_HINT
 from tui.widgets.entries import (
     Entry,
     FinishedEntry,
     NoticeEntry,
     ReplyEntry,
+    SubagentEntry,
     TestsEntry,
     ThinkingEntry,
     ToolEntry,
@@ -139,6 +147,11 @@ class Transcript(WindowedLog):
                 await self.note(shape_line(event))
             case ev.CandidatesTried():
                 await self.note(candidates_line(event), "success" if event.chosen else "info")
+            case ev.SubagentStarted():
+                await self._end_reply()
+                await self.note(subagent_started_line(event))
+            case ev.SubagentFinished():
+                await self.add(SubagentEntry(event))
             case ev.FilesChanged():
                 self._changed = event.paths
             case ev.Finished():

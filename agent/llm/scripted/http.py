@@ -109,7 +109,7 @@ class ScriptedHandler(BaseHTTPRequestHandler):
         responses_api: bool = False,
     ) -> None:
         state = self.scripted.state
-        picked = state.next_turn()
+        picked = state.next_turn(_first_user(body))
         if picked is None:
             record.status, record.outcome = 400, "error"
             message = f"the script has no turns left ({len(state.script.turns)} served)"
@@ -312,3 +312,15 @@ class ScriptedHandler(BaseHTTPRequestHandler):
 def _error(kind: str, message: str) -> dict[str, Any]:
     """An error body both OpenAI- and Anthropic-style clients understand."""
     return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def _first_user(body: dict[str, Any]) -> str:
+    """The text of a request's first user message (Chat Completions, Messages, Responses)."""
+    messages = body.get("messages") or body.get("input") or []
+    for message in messages if isinstance(messages, list) else []:
+        if isinstance(message, dict) and message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, list):
+                return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+            return str(content or "")
+    return ""

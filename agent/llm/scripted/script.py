@@ -27,7 +27,9 @@ Script format (JSON file, or the same shape as Python objects: a list of turns i
          "fault": "429",                 # or a list, one fault per request
          "retry_after": 1,               # seconds (or an HTTP date) for 429
          "delay_s": 2.0,                 # first-token delay for slow_first_token
-         "stream_delay_s": 0.1}          # a pause before each streamed frame (a slow reply)
+         "stream_delay_s": 0.1,          # a pause before each streamed frame (a slow reply)
+         "when": "TASK-A"}               # only for a conversation whose first user
+                                         # message holds this (concurrent child agents)
       ]
     }
 
@@ -89,6 +91,7 @@ class Turn:
     delay_s: float = 2.0
     text_tool_call: str = ""
     stream_delay_s: float = 0.0
+    when: str = ""  # served only to a request whose first user message holds this text
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | Turn) -> Turn:
@@ -115,6 +118,7 @@ class Turn:
             delay_s=float(data.get("delay_s", 2.0)),
             text_tool_call=style,
             stream_delay_s=float(data.get("stream_delay_s", 0.0)),
+            when=str(data.get("when", "")),
         )
 
 
@@ -179,11 +183,17 @@ class ScriptState:
         self._last_prompt: list[str] = []
         self._anthropic_cache: set[int] = set()
         self._served = 0
+        self._taken: set[int] = set()  # turns served, in a script of `when` turns
 
-    def next_turn(self) -> tuple[int, Turn, str | None] | None:
-        """The turn to serve now and the fault to inject, without consuming the turn."""
+    def next_turn(self, first_user: str = "") -> tuple[int, Turn, str | None] | None:
+        """The turn to serve now and the fault to inject, without consuming the turn. In a
+        script whose turns say `when`, the first turn not served yet whose `when` is in
+        `first_user` (or that says none), taken at once: concurrent conversations (child
+        agents) each get their own turns, whatever order their requests come in."""
         with self.lock:
             turns = self.script.turns
+            if any(t.when for t in turns):
+                return self._matching(first_user)
             if self.cursor >= len(turns):
                 if not (self.script.loop and turns):
                     return None
@@ -194,6 +204,13 @@ class ScriptState:
                 fault = turn.faults[self.faults_used]
                 self.faults_used += 1
             return self.cursor, turn, fault
+
+    def _matching(self, first_user: str) -> tuple[int, Turn, str | None] | None:
+        for index, turn in enumerate(self.script.turns):
+            if index not in self._taken and (not turn.when or turn.when in first_user):
+                self._taken.add(index)
+                return index, turn, None
+        return None
 
     def consume(self, index: int) -> None:
         with self.lock:
