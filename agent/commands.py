@@ -347,6 +347,15 @@ class Commands:
         keys = ["", *self._keys_help] if self._keys_help else []
         yield Say("\n".join([*help_lines(self.custom_listed), *keys]))
 
+    async def _cmd_agents(self, arg: str) -> AsyncIterator[Output]:
+        from agent.custom.agents import listing
+        from agent.custom.agents import load as load_agents
+
+        session = self.session
+        repo = session.repo if session is not None else None
+        agents = await asyncio.to_thread(load_agents, repo)
+        yield Say("\n".join(listing(agents, session.offers_agents() if session else None)))
+
     async def _cmd_context(self, arg: str) -> AsyncIterator[Output]:
         yield Say("\n".join(self._ready().footprint()))
 
@@ -402,6 +411,9 @@ COMMANDS: tuple[SlashCommand, ...] = (
         run=Commands._cmd_context,
     ),
     SlashCommand("sessions", "list stored sessions", run=Commands._cmd_sessions),
+    SlashCommand(
+        "agents", "list the agents the model can start (the agent tool)", run=Commands._cmd_agents
+    ),
     SlashCommand("theme", "switch the colour theme (remembered)", "[NAME]"),
     SlashCommand("help", "commands and keys", run=Commands._cmd_help),
     SlashCommand("quit", "close the sandbox and leave"),

@@ -1,5 +1,6 @@
 """`kiln config show`: every effective setting, its value, and where it came from; then
-what a session would add to them: permission rules, hooks, custom commands and skills.
+what a session would add to them: permission rules, hooks, custom commands, skills and
+the agents the `agent` tool can start.
 A front end: it reads across the layers below it."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.commands import COMMANDS
+from agent.custom import agents as custom_agents
 from agent.custom import commands as custom_commands
 from agent.custom import skills as custom_skills
 from agent.errors import UsageError
@@ -77,9 +79,13 @@ def main(args: argparse.Namespace) -> int:
     skills = custom_skills.load(repo)
     for skill in skills.skills:
         _say(f"{'skills.' + skill.name:<{width}}  {skill.description[:30]!r:<32}  ({skill.origin})")
+    agents = custom_agents.load(repo)
+    for agent in agents.definitions:
+        mode = "read-only" if agent.read_only else "may edit"
+        _say(f"{'agents.' + agent.name:<{width}}  {mode!r:<32}  ({agent.origin})")
     claude = [paths.claude_settings(Path.home()), paths.claude_settings(repo)]
     unread = [said for file in claude for said in rules_layer.claude_rules(file)[1]]
-    for sentence in (*left_out, *unread, *commands.notes, *skills.notes):
+    for sentence in (*left_out, *unread, *commands.notes, *skills.notes, *agents.notes):
         _say(f"# {sentence}")
     detected = detect_test_command(repo, settings.tests.command)
     origin = "configured" if settings.tests.command else "detected"

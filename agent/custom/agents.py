@@ -176,3 +176,21 @@ def load(repo: Path | None) -> Agents:
             if definition is not None and definition.name not in found:
                 found[definition.name] = definition
     return Agents((*BUILT_IN, *(found[n] for n in sorted(found))), notes)
+
+
+def listing(agents: Agents, offered: bool | None = None) -> list[str]:
+    """The definitions for people (/agents, `kiln config show`): name, where it comes from,
+    what it may do; then what loading said. `offered`: whether the session's model gets
+    the `agent` tool (None: not known yet)."""
+    lines = []
+    for d in agents.definitions:
+        tools = "read-only" if d.read_only else "may edit"
+        if d.origin != "built-in" and d.tools != KILN_TOOLS:
+            tools += f"; {', '.join(sorted(d.tools - {'finish'}))}"
+        lines.append(f"{d.name} ({d.origin}, {tools}): {' '.join(d.description.split())}")
+    lines.extend(agents.notes)
+    if offered is False:
+        lines.append(
+            "The model in use does not get the agent tool: a small model's tools stay as they are."
+        )
+    return lines

@@ -44,9 +44,13 @@ class HookEvent(enum.StrEnum):
     BEFORE_APPLY = "BeforeApply"  # before the diff reaches the working tree: may block it
     AFTER_APPLY = "AfterApply"
     BEFORE_COMMIT = "BeforeCommit"  # before kiln's commit: may block it
+    SUBAGENT_START = "SubagentStart"  # before a child agent starts: may block it, or add context
+    SUBAGENT_STOP = "SubagentStop"  # a child agent ended: its objection is shown
 
 
 TOOL_EVENTS = frozenset({HookEvent.PRE_TOOL_USE, HookEvent.POST_TOOL_USE})
+# Events whose matcher takes a name: a tool's, or a child agent's type (Claude Code's way).
+MATCHED_EVENTS = TOOL_EVENTS | {HookEvent.SUBAGENT_START, HookEvent.SUBAGENT_STOP}
 # kiln's tools under the names Claude Code gives its own, for matchers written for it.
 CLAUDE_NAMES = {
     "run": "Bash",
@@ -71,7 +75,7 @@ class Hook:
     in_sandbox: bool = False
 
     def matches(self, tool: str) -> bool:
-        if self.event not in TOOL_EVENTS or self.matcher in ("", "*"):
+        if self.event not in MATCHED_EVENTS or self.matcher in ("", "*"):
             return True
         names = (tool, CLAUDE_NAMES.get(tool, tool))
         try:

@@ -156,6 +156,30 @@ class HookRunner:
             return ALLOWED
         return await self.fire(HookEvent.USER_PROMPT_SUBMIT, {"prompt": prompt}, emit)
 
+    async def subagent_starting(
+        self, agent_id: str, agent_type: str, task: str, emit: Emit
+    ) -> tuple[bool, str]:
+        """SubagentStart, matched on the agent's type: (blocked, why) when a hook blocks
+        the child, else (False, the context the hooks add to its task)."""
+        if not self:
+            return False, ""
+        fields = {"agent_id": agent_id, "agent_type": agent_type, "prompt": task}
+        outcome = await self.fire(HookEvent.SUBAGENT_START, fields, emit, agent_type)
+        return (True, outcome.reason) if outcome.blocked else (False, outcome.context)
+
+    async def subagent_stopped(
+        self, agent_id: str, agent_type: str, report: str, emit: Emit
+    ) -> str:
+        """SubagentStop once a child ended: what a hook that objected said ("" if none)."""
+        if not self:
+            return ""
+        fields = {
+            "agent_id": agent_id, "agent_type": agent_type, "stop_hook_active": False,
+            "last_assistant_message": report,
+        }  # fmt: skip
+        outcome = await self.fire(HookEvent.SUBAGENT_STOP, fields, emit, agent_type)
+        return (outcome.reason or "a SubagentStop hook objected") if outcome.blocked else ""
+
     async def simple(self, event: HookEvent, emit: Emit, **fields: Any) -> Outcome:
         """SessionStart, Stop, BeforeApply, AfterApply, BeforeCommit."""
         if not self:

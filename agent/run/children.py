@@ -130,6 +130,15 @@ async def run_child(run: Run, child: _Child) -> ToolResult:
     """One child, start to end; its report as the `agent` call's result."""
     assert child.definition is not None
     definition, deps = child.definition, run.deps
+    hooks = deps.tool_context.hooks
+    task = child.task
+    if hooks is not None:
+        blocked, said = await hooks.subagent_starting(
+            child.agent_id, definition.name, task, run.emit
+        )
+        if blocked:
+            return ToolResult(False, f"A SubagentStart hook blocked {child.agent_id}: {said}")
+        task = f"{task}\n\nContext added by the person's hooks:\n{said}" if said else task
     run.emit(SubagentStarted(child.agent_id, definition.name, child.task, definition.read_only))
     began = time.monotonic()
     made: list[Sandbox] = []
@@ -156,7 +165,7 @@ async def run_child(run: Run, child: _Child) -> ToolResult:
                 agents=None,  # children start no children
                 external=None,  # nor an MCP server's tools, whose effects leave the sandbox
             ),
-            conversation=Conversation(system, instructions=[child.task]),
+            conversation=Conversation(system, instructions=[task]),
             meter=meter,
             policy=deps.policy,
             before_change=_nothing,
@@ -166,12 +175,19 @@ async def run_child(run: Run, child: _Child) -> ToolResult:
         )
         state = RunState(_limits_left(run))
         shape = TaskShape.QUESTION if definition.read_only else None
-        finished = await child.drive(child_deps, child.task, state, _forward(run), shape=shape)
+        finished = await child.drive(child_deps, task, state, _forward(run), shape=shape)
         diff = "" if definition.read_only else await sandbox.diff()
         files = tuple(changed_paths(diff))
         if diff.strip():
             run.state.child_diffs[child.agent_id] = diff
-        return ToolResult(True, _report(child, finished, files, state))
+        report = _report(child, finished, files, state)
+        if hooks is not None:
+            objection = await hooks.subagent_stopped(
+                child.agent_id, definition.name, finished.summary, run.emit
+            )
+            if objection:
+                report += f"\nA SubagentStop hook objected: {objection}"
+        return ToolResult(True, report)
     finally:
         for box in made:
             with contextlib.suppress(Exception):

@@ -172,6 +172,10 @@ class SessionParts:
         """Edits wait until the baseline test run has seen the untouched workspace."""
         await self.tests.wait()
 
+    def offers_agents(self) -> bool | None:
+        """Whether the model gets the `agent` tool; None before the session started."""
+        return self._deps.tool_context.agents is not None if self._deps else None
+
     def footprint(self) -> list[str]:
         """/context: what the stable prefix holds, and each part's share of the window."""
         deps = self._deps

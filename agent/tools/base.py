@@ -92,6 +92,18 @@ class ToolHooks(Protocol):
         `stop_hook_active`)."""
         ...
 
+    async def subagent_starting(
+        self, agent_id: str, agent_type: str, task: str, emit: Callable[[Event], None]
+    ) -> tuple[bool, str]:
+        """SubagentStart: (True, why) blocks the child; (False, context) adds to its task."""
+        ...
+
+    async def subagent_stopped(
+        self, agent_id: str, agent_type: str, report: str, emit: Callable[[Event], None]
+    ) -> str:
+        """SubagentStop: what a hook that objected said, "" when none did."""
+        ...
+
 
 class ExternalTools(Protocol):
     """Tools beyond the coding group (an MCP server's); see agent/tools/external.py."""

@@ -213,8 +213,15 @@ def test_config_show_lists_the_commands_and_skills_with_where_each_came_from(
         "---\nname: sql-style\ndescription: How we write SQL\n---\nbody\n",
     )
     _write(tmp_path / ".kiln/skills/broken/SKILL.md", "no front matter\n")
+    _write(
+        tmp_path / ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews.\ntools: Read, Grep\nhooks: x\n---\nReview.\n",
+    )
     config_show(argparse.Namespace(repo=str(tmp_path)))
     out = capsys.readouterr().out
+    assert "agents.reviewer" in out and "'read-only'" in out
+    assert "(.claude/agents/reviewer.md)" in out and "agents.explore" in out
+    assert "# The agent .claude/agents/reviewer.md asks for hooks: not granted" in out
     assert "commands./review-sql" in out and "'[FILE]'" in out
     assert "(.claude/commands/review-sql.md)" in out
     assert (

@@ -235,3 +235,32 @@ def test_a_child_starts_no_children_and_writes_only_its_own_workspace(tmp_path: 
     assert "Call one of them" in told  # told its own tools: a child of a child never starts
     assert len(of(events, "subagent_started")) == 1
     assert not (tmp_path / "outside.txt").exists()
+
+
+def test_subagent_hooks_block_a_child_by_its_type_and_hear_each_end(tmp_path: Path) -> None:
+    record = tmp_path / "stopped.json"
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text(
+        '[[hooks.SubagentStart]]\nmatcher = "general"\n'
+        'command = "echo no writing helpers here >&2; exit 2"\n'
+        f'[[hooks.SubagentStop]]\ncommand = "cat > {record}"\n'
+    )
+    repo = make_git_repo(tmp_path / "repo", REPO)
+    script = [
+        {"tool_calls": [call("agent", agent="general", task="TASK-G: change it"),
+                        call("agent", agent="explore", task="TASK-E: look")], "when": "PARENT"},
+        finish("REPORT-E", "TASK-E"),
+        finish("done", "PARENT"),
+    ]  # fmt: skip
+    with ScriptedServer(script) as server:
+        events = kiln(repo, server)
+    results = [e for e in of(events, "tool_call_finished") if e["name"] == "agent"]
+    assert not results[0]["ok"]
+    assert (
+        "SubagentStart hook blocked" in results[0]["output"]
+        and "no writing helpers" in results[0]["output"]
+    )
+    assert results[1]["ok"] and [e["name"] for e in of(events, "subagent_started")] == ["explore"]
+    stopped = json.loads(record.read_text())
+    assert stopped["hook_event_name"] == "SubagentStop" and stopped["agent_type"] == "explore"
+    assert stopped["last_assistant_message"] == "REPORT-E"

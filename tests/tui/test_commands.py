@@ -148,3 +148,20 @@ async def test_model_switches_the_next_request_and_keeps_the_conversation(tmp_pa
     first, after = server.chat_requests[0].body, server.chat_requests[before].body
     assert first["model"] == "scripted-model" and after["model"] == "other-model"
     assert any("say something" in str(m.get("content")) for m in after["messages"])
+
+
+async def test_agents_lists_the_built_ins_and_the_repositorys_definitions(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    reviewer = "---\nname: reviewer\ndescription: Reviews code for bugs.\ntools: Read, Grep\n---\nReview.\n"
+    repo = calc_repo(tmp_path / "repo")
+    (repo / ".claude" / "agents").mkdir(parents=True)
+    (repo / ".claude" / "agents" / "reviewer.md").write_text(reviewer)
+    with ScriptedServer([]) as server:
+        app = live_app(repo, server)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await ready(pilot)
+            await _say(pilot, "/agents", "reviewer (.claude/agents/reviewer.md, read-only")
+            shown = transcript_text(app)
+    assert "explore (built-in, read-only)" in shown and "general (built-in, may edit)" in shown
+    assert "read_file, search): Reviews code for bugs." in shown
