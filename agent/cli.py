@@ -104,6 +104,14 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "(exit 8, `unverified`: no test that failed before passes now)",
     )
     run.add_argument("--commit", action="store_true", help="commit what --apply wrote (hooks run)")
+    run.add_argument(
+        "--attempts",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N independent attempts in N sandboxes ([agents] max_parallel at once); the one "
+        "with evidence, then the smallest diff, is kept and only its diff is applied",
+    )
     run.add_argument("--max-steps", type=int)
     run.add_argument("--budget-usd", type=finite_number)
     run.add_argument("--timeout", type=finite_number, help="wall-clock limit in seconds")

@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -39,6 +40,11 @@ if TYPE_CHECKING:
 
 # Ctrl+C, kill, and the terminal closing: each ends the run as an interruption (exit 130).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+MAX_ATTEMPTS = 16  # `--attempts`: each one a sandbox and a model run
+
+
+# Whether one attempt's finished run is the one whose diff to apply (see run_headless).
+Chooser = Callable[["Session", "Finished"], Awaitable[bool]]
 
 
 class HeadlessApprover:
@@ -124,6 +130,13 @@ def main(args: argparse.Namespace) -> int:
     check_patch_out(args.patch_out)
     if getattr(args, "commit", False) and not args.apply:
         raise UsageError("--commit commits what --apply writes; add --apply.")
+    attempts = getattr(args, "attempts", 1)
+    if not 1 <= attempts <= MAX_ATTEMPTS:
+        raise UsageError(f"--attempts takes 1 to {MAX_ATTEMPTS}; {attempts} was given.")
+    if attempts > 1:
+        from agent.headless.attempts import run_attempts
+
+        return asyncio.run(run_attempts(args, repo, settings))
     return asyncio.run(run_headless(args, repo, settings))
 
 
@@ -137,11 +150,14 @@ async def run_headless(
     err: TextIO | None = None,
     store: Store | None = None,
     handle_signals: bool = True,
+    chosen: Chooser | None = None,
 ) -> int:
     """The whole run; `client`, `out`, `err` and `store` are there for in-process callers.
 
     `handle_signals=False` leaves Ctrl+C to a caller running several runs at once (`kiln
-    batch`): it cancels the run's task instead."""
+    batch`): it cancels the run's task instead. `chosen`, for one of several attempts at
+    one task (`--attempts`, agent/headless/attempts.py): asked once the run finished, with
+    its session still open, whether its diff is the one to apply."""
     out, err = out or sys.stdout, err or sys.stderr
     started = time.monotonic()
     session_id = os.urandom(6).hex()
@@ -190,6 +206,8 @@ async def run_headless(
         # (a model server still busy with the last run) must not push the end past it.
         # A one-time set-up (building the sandbox image) is not the run's time.
         finished = await _drive(session, args, out, err, None if set_up else started)
+        if chosen is not None:
+            args.apply = args.apply and await chosen(session, finished)
         return await _conclude(session, args, finished, started, out, err, start_notes)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -1,0 +1,220 @@
+"""`kiln run --attempts N`: N independent attempts at one task, in N sandboxes, as many at
+once as `[agents] max_parallel` allows (one for the embedded model, whose server answers
+one request at a time), the first at the model's own temperature and each other one
+sampling (`candidate_temperature`, a seed of its own per request).
+
+Each attempt is a whole `kiln run` (`run_headless`, its own session and sandbox, stored as
+a session of its own). Once every attempt has finished, the one kept is the one with
+evidence (`done`, agent/run/evidence.py), then the smaller diff, then fewer steps; only
+its diff is applied (with --apply, as `kiln run` applies: flags, hooks, the journal), the
+others' sessions close with their diffs kept in the store. The result is the kept
+attempt's, with `attempts`: every attempt's outcome, tokens and cost, and the total.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import copy
+import dataclasses
+import io
+import json
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from agent.errors import ExitCode, KilnError
+from agent.headless.run import run_headless
+from agent.present import escape_controls
+from agent.settings.config import Settings
+
+if TYPE_CHECKING:
+    from agent.events import Finished
+    from agent.session import Session
+
+# How each status ranks when choosing: a change with evidence first, a change without it
+# next; an attempt that did not finish never wins over one that did.
+RANK = {"done": 0, "answered": 1, "unverified": 2}
+
+
+@dataclasses.dataclass
+class Attempt:
+    number: int
+    status: str = "error"
+    steps: int = 0
+    diff_size: int = 0  # lines added and removed
+    result: dict[str, Any] | None = None
+    code: int = int(ExitCode.TASK_FAILED)
+
+    def key(self) -> tuple[int, int, int, int]:
+        return (RANK.get(self.status, 9), self.diff_size if self.diff_size else 10**9,
+                self.steps, self.number)  # fmt: skip
+
+
+class Barrier:
+    """Every attempt reports once it finished (or failed to start); each then learns
+    whether it is the one kept."""
+
+    def __init__(self, attempts: list[Attempt]) -> None:
+        self.attempts = attempts
+        self.waiting = len(attempts)
+        self.all_in = asyncio.Event()
+        self.kept: Attempt | None = None
+
+    def report(self, attempt: Attempt) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.kept = min(self.attempts, key=Attempt.key)
+            self.all_in.set()
+
+    async def is_kept(self, attempt: Attempt) -> bool:
+        await self.all_in.wait()
+        return attempt is self.kept
+
+
+async def run_attempts(
+    args: argparse.Namespace, repo: Path, settings: Settings, out: TextIO | None = None
+) -> int:
+    """The whole `kiln run --attempts N`; returns the kept attempt's exit code."""
+    out = out or sys.stdout
+    n = args.attempts
+    parallel = 1 if settings.main_model is None else settings.agents.max_parallel
+    limit = asyncio.Semaphore(max(1, min(n, parallel)))
+    attempts = [Attempt(k) for k in range(1, n + 1)]
+    barrier = Barrier(attempts)
+    jobs = [asyncio.ensure_future(_one(a, args, repo, settings, limit, barrier)) for a in attempts]
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(signum, lambda: [job.cancel() for job in jobs])
+    try:
+        await asyncio.gather(*jobs, return_exceptions=True)
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                loop.remove_signal_handler(signum)
+    if any(job.cancelled() for job in jobs):
+        print("kiln: interrupted; no attempt was applied.", file=sys.stderr)
+        return int(ExitCode.INTERRUPTED)
+    kept = barrier.kept or attempts[0]
+    if kept.result is None:
+        raise KilnError("No attempt produced a result; run it once without --attempts to see why.")
+    report = {**kept.result, "attempt": kept.number, "attempts": [_summary(a) for a in attempts]}
+    report["cost_usd"] = _total_cost(attempts)
+    if args.output_format == "text":
+        out.write(escape_controls(_text(report)) + "\n")
+    else:
+        out.write(json.dumps(report) + "\n")
+    out.flush()
+    return kept.code
+
+
+async def _one(
+    attempt: Attempt,
+    args: argparse.Namespace,
+    repo: Path,
+    settings: Settings,
+    limit: asyncio.Semaphore,
+    barrier: Barrier,
+) -> None:
+    held = False
+    reported = False
+
+    async def chosen(session: Session, finished: Finished) -> bool:
+        nonlocal held, reported
+        diff = await session.diff()
+        attempt.status, attempt.steps = str(finished.status), finished.steps
+        attempt.diff_size = sum(
+            1 for line in diff.splitlines()
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))
+        )  # fmt: skip
+        if held:  # its sandbox stays open while the others finish; the slot is theirs
+            limit.release()
+            held = False
+        reported = True
+        barrier.report(attempt)
+        return await barrier.is_kept(attempt)
+
+    own = copy.copy(args)
+    own.output_format = "json"
+    own.patch_out = None
+    sink = io.StringIO()
+    try:
+        await limit.acquire()
+        held = True
+        attempt.code = await run_headless(
+            own, repo, _sampling(settings, attempt.number), out=sink, err=_Prefixed(attempt.number),
+            handle_signals=False, chosen=chosen,
+        )  # fmt: skip
+    except KilnError as exc:
+        print(f"kiln: attempt {attempt.number}: {exc.message}", file=sys.stderr)
+        attempt.code = int(exc.exit_code)
+    finally:
+        if held:
+            limit.release()
+        if not reported:
+            barrier.report(attempt)
+    lines = sink.getvalue().strip().splitlines()
+    attempt.result = json.loads(lines[-1]) if lines else None
+
+
+def _sampling(settings: Settings, number: int) -> Settings:
+    """The first attempt as configured; each other one samples."""
+    main = settings.main_model
+    if number == 1 or main is None:
+        return settings
+    hotter = dataclasses.replace(
+        main, temperature=max(main.temperature, main.candidate_temperature)
+    )
+    return dataclasses.replace(settings, models={**settings.models, "main": hotter})
+
+
+def _summary(attempt: Attempt) -> dict[str, Any]:
+    result = attempt.result or {}
+    return {
+        "attempt": attempt.number,
+        "status": result.get("status", attempt.status),
+        "stop_reason": result.get("stop_reason", ""),
+        "exit_code": attempt.code,
+        "session_id": result.get("session_id", ""),
+        "files_changed": result.get("files_changed", []),
+        "diff_lines": attempt.diff_size,
+        "steps": result.get("steps", 0),
+        "usage": result.get("usage"),
+        "cost_usd": result.get("cost_usd"),
+        "duration_s": result.get("duration_s"),
+        "evidence": result.get("evidence", ""),
+    }
+
+
+def _total_cost(attempts: list[Attempt]) -> float | None:
+    costs = [(a.result or {}).get("cost_usd") for a in attempts]
+    return None if any(c is None for c in costs) else round(sum(costs), 6)  # type: ignore[arg-type]
+
+
+def _text(report: dict[str, Any]) -> str:
+    lines = [
+        f"attempt {a['attempt']}: {a['status']} ({a['stop_reason']}), {a['diff_lines']} lines "
+        f"changed, {a['steps']} steps"
+        for a in report["attempts"]
+    ]
+    kept = f"kept attempt {report['attempt']}: {report['status']}"
+    return "\n".join([*lines, kept, report.get("summary", "")])
+
+
+class _Prefixed(io.StringIO):
+    """An attempt's stderr lines, each named by its attempt."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__()
+        self.number = number
+        self._partial = ""
+
+    def write(self, text: str) -> int:
+        lines = (self._partial + text).split("\n")
+        self._partial = lines.pop()
+        for line in lines:
+            print(f"[attempt {self.number}] {line}", file=sys.stderr)
+        return len(text)
