@@ -101,9 +101,15 @@ async def execute(
     try:
         repo = await _checkout(spec, scratch / "repo")
         settings = _settings(spec, options, args, repo)
-        await run_headless(
-            args, repo, settings, out=tap, err=io.StringIO(), store=store, handle_signals=False
-        )
+        if spec.attempts > 1:
+            from agent.headless.attempts import run_attempts
+
+            args.attempts = spec.attempts
+            await run_attempts(args, repo, settings, out=tap, handle_signals=False)
+        else:
+            await run_headless(
+                args, repo, settings, out=tap, err=io.StringIO(), store=store, handle_signals=False
+            )
     except KilnError as exc:  # kiln run's own result object is in the tap when it made one
         if tap.result is None:
             tap.result = early_report("", "config_error", exc.exit_code, exc.message, 0.0)

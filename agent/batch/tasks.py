@@ -20,6 +20,7 @@ from agent.errors import UsageError
 # Ids name files (patches/ID.patch): letters, digits and . _ - only (SWE-bench ids fit).
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 URL_PATTERN = re.compile(r"^([a-z][a-z0-9+.-]*://|git@)")
+MAX_ATTEMPTS = 16  # as `kiln run --attempts` takes
 MODEL_KEYS = {"base_url", "model", "provider"}
 PROVIDERS = {"openai", "anthropic", "ollama"}
 
@@ -39,6 +40,7 @@ class TaskSpec:
     budget_usd: float | None = None
     max_steps: int | None = None
     timeout: float | None = None
+    attempts: int = 1  # independent attempts, the one with evidence kept (kiln run --attempts)
     model: dict[str, str] | None = None
 
     @property
@@ -119,7 +121,7 @@ def _yaml_rows(text: str, path: Path) -> list[tuple[int, Any]]:
 
 _KNOWN = {
     "id", "repo", "rev", "task", "tests", "setup", "image", "budget_usd", "max_steps",
-    "timeout", "model",
+    "timeout", "model", "attempts",
 }  # fmt: skip
 
 
@@ -150,7 +152,16 @@ def _spec(row: Any, line: int, base: Path) -> TaskSpec:
         max_steps=_number(row, "max_steps", int),
         timeout=_number(row, "timeout", float),
         model=_model(row.get("model")),
+        attempts=_attempts(row),
     )
+
+
+def _attempts(row: dict[str, Any]) -> int:
+    """`kiln run --attempts N` for this task: 1 to 16, 1 when not given."""
+    attempts = _number(row, "attempts", int) or 1
+    if attempts > MAX_ATTEMPTS:
+        raise ValueError(f"'attempts' takes 1 to {MAX_ATTEMPTS}")
+    return int(attempts)
 
 
 def _text(row: dict[str, Any], key: str) -> str:

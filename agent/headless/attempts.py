@@ -45,6 +45,7 @@ class Attempt:
     status: str = "error"
     steps: int = 0
     diff_size: int = 0  # lines added and removed
+    diff: str = ""
     result: dict[str, Any] | None = None
     code: int = int(ExitCode.TASK_FAILED)
 
@@ -75,9 +76,16 @@ class Barrier:
 
 
 async def run_attempts(
-    args: argparse.Namespace, repo: Path, settings: Settings, out: TextIO | None = None
+    args: argparse.Namespace,
+    repo: Path,
+    settings: Settings,
+    out: TextIO | None = None,
+    *,
+    handle_signals: bool = True,
 ) -> int:
-    """The whole `kiln run --attempts N`; returns the kept attempt's exit code."""
+    """The whole `kiln run --attempts N`; returns the kept attempt's exit code. The kept
+    attempt's diff goes to `--patch-out` when given. `handle_signals=False`: Ctrl+C is the
+    caller's (`kiln batch` cancels the task instead)."""
     out = out or sys.stdout
     n = args.attempts
     parallel = 1 if settings.main_model is None else settings.agents.max_parallel
@@ -86,14 +94,20 @@ async def run_attempts(
     barrier = Barrier(attempts)
     jobs = [asyncio.ensure_future(_one(a, args, repo, settings, limit, barrier)) for a in attempts]
     loop = asyncio.get_running_loop()
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) if handle_signals else ()
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        for signum in signals:
             loop.add_signal_handler(signum, lambda: [job.cancel() for job in jobs])
     try:
         await asyncio.gather(*jobs, return_exceptions=True)
+    except asyncio.CancelledError:  # the caller's cancel (kiln batch): every attempt's too
+        for job in jobs:
+            job.cancel()
+        await asyncio.gather(*jobs, return_exceptions=True)
+        raise
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            for signum in signals:
                 loop.remove_signal_handler(signum)
     if any(job.cancelled() for job in jobs):
         print("kiln: interrupted; no attempt was applied.", file=sys.stderr)
@@ -103,6 +117,9 @@ async def run_attempts(
         raise KilnError("No attempt produced a result; run it once without --attempts to see why.")
     report = {**kept.result, "attempt": kept.number, "attempts": [_summary(a) for a in attempts]}
     report["cost_usd"] = _total_cost(attempts)
+    if args.patch_out:
+        Path(args.patch_out).write_text(kept.diff, encoding="utf-8")
+        report["patch_out"] = args.patch_out
     if args.output_format == "text":
         out.write(escape_controls(_text(report)) + "\n")
     else:
@@ -124,7 +141,7 @@ async def _one(
 
     async def chosen(session: Session, finished: Finished) -> bool:
         nonlocal held, reported
-        diff = await session.diff()
+        diff = attempt.diff = await session.diff()
         attempt.status, attempt.steps = str(finished.status), finished.steps
         attempt.diff_size = sum(
             1 for line in diff.splitlines()

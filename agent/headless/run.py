@@ -207,7 +207,8 @@ async def run_headless(
         # A one-time set-up (building the sandbox image) is not the run's time.
         finished = await _drive(session, args, out, err, None if set_up else started)
         if chosen is not None:
-            args.apply = args.apply and await chosen(session, finished)
+            kept = await chosen(session, finished)  # asked even without --apply: it reports
+            args.apply = args.apply and kept
         return await _conclude(session, args, finished, started, out, err, start_notes)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):

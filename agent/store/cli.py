@@ -114,6 +114,11 @@ def _show(store: Store, row: SessionRow) -> int:
             _say(
                 f"  tests: {event['passed']} passed, {event['failed']} failed, {event['errors']} errors"
             )
+        elif kind == "subagent_started":
+            _say(f"  agent {event['name']} ({event['agent_id']}) started: {event['task'][:160]}")
+        elif kind == "subagent_finished":
+            said = " ".join(str(event["summary"]).split())[:160]
+            _say(f"  agent {event['name']} ({event['agent_id']}) {event['status']}: {said}")
         elif kind == "finished":
             _say(f"  finished: {event['status']} ({event['stop_reason']}) {event['summary'][:200]}")
     return 0

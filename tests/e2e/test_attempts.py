@@ -66,3 +66,24 @@ def test_attempts_is_refused_out_of_range(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 2 and "--attempts takes 1 to 16" in done.stderr
+
+
+def test_a_batch_line_takes_attempts_and_keeps_the_one_with_evidence(tmp_path: Path) -> None:
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text("[agents]\nmax_parallel = 1\n")
+    repo = make_git_repo(tmp_path / "repo", {"calc.py": CALC, "test_calc.py": TESTS})
+    script = [attempt("return a * b"), attempt("return a + b")]
+    with ScriptedServer(script) as server:
+        line = {"id": "fix-add", "repo": str(repo), "task": "fix add", "attempts": 2,
+                "max_steps": 1, "model": {"base_url": server.base_url, "model": "m"}}  # fmt: skip
+        tasks = tmp_path / "tasks.jsonl"
+        tasks.write_text(json.dumps(line) + "\n")
+        done = subprocess.run(
+            [KILN, "batch", str(tasks), "--out", str(tmp_path / "out")],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "out" / "results.jsonl").read_text())
+    assert record["status"] == "solved"
+    patch = next((tmp_path / "out").rglob("*.patch")).read_text()
+    assert "+    return a + b" in patch and "a * b" not in patch

@@ -91,6 +91,14 @@ def test_two_explorers_run_at_once_and_the_parent_reads_only_their_reports(
     sent = sum(r.prompt_tokens for r in requests)
     assert usage["uncached_input_tokens"] + usage["cached_input_tokens"] == sent, (usage, sent)
     assert usage["output_tokens"] == sum(r.completion_tokens for r in requests)
+    # `kiln cost` meters each agent apart, and `kiln sessions show` names the children.
+    cost = subprocess.run([KILN, "cost", "--json"], capture_output=True, text=True, timeout=60)
+    roles = {line["role"] for line in json.loads(cost.stdout)["models"]}
+    assert roles == {"main", "agent explore"}, cost.stdout
+    shown = subprocess.run(
+        [KILN, "sessions", "show", result["session_id"]], capture_output=True, text=True, timeout=60
+    ).stdout
+    assert "agent explore (a1) answered: REPORT-" in shown and "agent explore (a2)" in shown
 
 
 def test_a_writing_childs_changes_are_taken_as_one_step_or_left(tmp_path: Path) -> None:
