@@ -22,7 +22,7 @@ from agent.approval import INTERACTIVE_MODES, Mode, next_mode, parse_mode
 from agent.custom.commands import CustomCommand, CustomCommands
 from agent.custom.commands import load as load_custom
 from agent.errors import Busy, KilnError
-from agent.events import Applied, Event, ModeChanged, ModelChanged, Usage
+from agent.events import Applied, Event, ModeChanged, ModelChanged, SubagentFinished, Usage
 from agent.present import changes_summary, cost_lines, cost_text
 from agent.settings.config import Settings
 
@@ -331,6 +331,7 @@ class Commands:
             model = session.profile.model if session.client else ""
             usage, cost = session.usage, session.cost_usd
             lines = cost_lines(model, session.steps, session.elapsed_s, usage, cost, budget)
+            lines += _agents_cost(session.events)
         yield Say("\n".join(lines))
 
     async def _cmd_sessions(self, arg: str) -> AsyncIterator[Output]:
@@ -419,6 +420,22 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("quit", "close the sandbox and leave"),
 )
 BY_NAME = {c.name: c for c in COMMANDS}
+
+
+def _agents_cost(events: list[Event]) -> list[str]:
+    """/cost's line per kind of child agent: how many ran, their tokens and money (counted
+    in the session's total already)."""
+    by_name: dict[str, list[SubagentFinished]] = {}
+    for event in events:
+        if isinstance(event, SubagentFinished):
+            by_name.setdefault(event.name, []).append(event)
+    lines = []
+    for name, ended in by_name.items():
+        tokens = sum(e.usage.prompt_total + e.usage.output for e in ended)
+        costs = [e.cost_usd for e in ended]
+        money = "price unknown" if None in costs else cost_text(sum(c or 0.0 for c in costs), 0)
+        lines.append(f"  of which agent {name} ×{len(ended)}: {tokens:,} tokens, {money}")
+    return lines
 
 
 def _stored_sessions(limit: int = 15) -> list[SessionRow]:

@@ -272,3 +272,18 @@ def test_subagent_hooks_block_a_child_by_its_type_and_hear_each_end(tmp_path: Pa
     stopped = json.loads(record.read_text())
     assert stopped["hook_event_name"] == "SubagentStop" and stopped["agent_type"] == "explore"
     assert stopped["last_assistant_message"] == "REPORT-E"
+
+
+def test_cost_says_what_each_kind_of_child_spent() -> None:
+    from agent.commands import _agents_cost
+    from agent.events import RunStatus, SubagentFinished, Usage
+
+    ended = [
+        SubagentFinished("a1", "explore", RunStatus.ANSWERED, usage=Usage(1000, 0, 0, 100), cost_usd=0.01),
+        SubagentFinished("a2", "explore", RunStatus.ANSWERED, usage=Usage(500, 0, 0, 50), cost_usd=0.02),
+        SubagentFinished("a3", "general", RunStatus.DONE, usage=Usage(10, 0, 0, 1), cost_usd=None),
+    ]  # fmt: skip
+    assert _agents_cost(list(ended)) == [
+        "  of which agent explore ×2: 1,650 tokens, $0.0300",
+        "  of which agent general ×1: 11 tokens, price unknown",
+    ]
