@@ -144,7 +144,12 @@ def final_report(
         "steps": finished.steps,
         "tool_calls": finished.tool_calls,
         "duration_s": round(duration_s, 3),
-    }
+        "agents": [  # the child agents the run started (the `agent` tool), as each ended
+            {"agent_id": e.agent_id, "name": e.name, "status": e.status, "files": list(e.files),
+             "steps": e.steps, "usage": usage_dict(e.usage), "cost_usd": e.cost_usd}
+            for e in session.events if isinstance(e, SubagentFinished)
+        ],
+    }  # fmt: skip
 
 
 def early_report(
@@ -170,6 +175,7 @@ def early_report(
         "not_applied": None,
         "denied": [],
         "notes": [],
+        "agents": [],
         "usage": usage_dict(Usage()),
         "usage_line": "",
         "cost_usd": 0.0,

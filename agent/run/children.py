@@ -192,7 +192,10 @@ async def run_child(run: Run, child: _Child) -> ToolResult:
         for box in made:
             with contextlib.suppress(Exception):
                 await box.close()
-        status = finished.status if finished is not None else RunStatus.CANCELLED
+        current = asyncio.current_task()
+        cancelled = current is not None and current.cancelling() > 0
+        ended = RunStatus.CANCELLED if cancelled else RunStatus.ERROR  # it never finished
+        status = finished.status if finished is not None else ended
         run.emit(
             SubagentFinished(
                 child.agent_id, definition.name, status,

@@ -76,7 +76,8 @@ def test_two_explorers_run_at_once_and_the_parent_reads_only_their_reports(
     assert result["stop_reason"] == "done", result
     kinds = [e["type"] for e in events if e["type"].startswith("subagent")]
     assert kinds[:2] == ["subagent_started", "subagent_started"]  # both before either ends
-    assert sorted(e["status"] for e in of(events, "subagent_finished")) == ["answered"] * 2
+    told = [e["output"] for e in of(events, "tool_call_finished") if e["name"] == "agent"]
+    assert sorted(e["status"] for e in of(events, "subagent_finished")) == ["answered"] * 2, told
     # The parent's last request holds both reports, none of the children's transcripts.
     parents = [r for r in requests if "PARENT" in json.dumps(r.body["messages"][:2])]
     last = json.dumps(parents[-1].body["messages"])
@@ -86,6 +87,7 @@ def test_two_explorers_run_at_once_and_the_parent_reads_only_their_reports(
     children = [r for r in requests if r not in parents]
     offered = {t["function"]["name"] for t in children[0].body["tools"]}
     assert offered == {"read_file", "list_files", "search", "find_symbol", "finish"}
+    assert [a["name"] for a in result["agents"]] == ["explore", "explore"]
     # The meter: the parent's total is every request's, the children's included.
     usage = result["usage"]
     sent = sum(r.prompt_tokens for r in requests)
@@ -287,3 +289,19 @@ def test_cost_says_what_each_kind_of_child_spent() -> None:
         "  of which agent explore ×2: 1,650 tokens, $0.0300",
         "  of which agent general ×1: 11 tokens, price unknown",
     ]
+
+
+def test_acp_shows_a_child_as_a_tool_call_of_its_own() -> None:
+    pytest.importorskip("acp")
+    from agent.acp.updates import Translator
+    from agent.events import RunStatus, SubagentFinished, SubagentStarted
+
+    translator = Translator("/repo")
+    (started,) = translator.updates(SubagentStarted("a1", "explore", "TASK: where is add?"))
+    (ended,) = translator.updates(
+        SubagentFinished("a1", "explore", RunStatus.ANSWERED, "in calc.py")
+    )
+    assert started.tool_call_id == "a1" and started.kind == "search"
+    assert started.title == "agent explore: TASK: where is add?"
+    assert ended.tool_call_id == "a1" and ended.status == "completed"
+    assert ended.content[0].content.text == "in calc.py"
