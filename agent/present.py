@@ -177,7 +177,7 @@ def subagent_finished_line(event: SubagentFinished) -> str:
 
 # What each shape of task means for the run, in the words every front end shows.
 SHAPE_WORDS = {
-    TaskShape.CHANGE: "a change to make: done once something changed and the tests pass",
+    TaskShape.CHANGE: "a change to make: done once a test shows it works",
     TaskShape.QUESTION: "a question: the answer is the result, no change and no tests",
 }
 

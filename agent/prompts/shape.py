@@ -126,16 +126,31 @@ def _commands_a_change(sentence: str) -> bool:
 
 
 # A change that leaves what the code does as it is: its evidence is the tests passing before
-# and after it (agent/run/evidence.py), not a test that failed before.
-_KEEPING = re.compile(
-    r"\b(?:renam\w*|refactor\w*|re-?format\w*|formatting|lint\w*|typos?|docstrings?|comments?"
-    r"|docs|documentation|readme|type hints?|annotations?|type annotations?|clean ?up|tidy"
-    r"|extract\w*|reorgani[sz]\w*|dead code|unused|dedup\w*|simplif\w*|split\w*|move)\b"
+# and after it (agent/run/evidence.py), not a test that failed before. Said outright...
+_KEEP_SAID = re.compile(
+    r"\bno (?:behaviou?r|functional|logic) changes?\b|\bsame behaviou?r\b"
+    r"|\bwithout changing (?:the |its |any )?(?:behaviou?r|logic|output|api)\b"
+    r"|\bbehaviou?r[- ]preserving\b|\bpure refactor|\b(?:formatting|whitespace|indentation) only\b"
+    r"|\bkeep(?:ing)? (?:the |its )?(?:exported )?(?:api|interface|route|output|behaviou?r)s? "
+    r"(?:the same|unchanged)\b"
+)
+# ... or asked as work on names, structure or text around the code: a verb of that work...
+_KEEP_VERB = re.compile(
+    r"\b(?:renam\w*|refactor\w*|re-?format\w*|lint\w*|tidy|clean ?up|reorgani[sz]\w*"
+    r"|dedup\w*|deduplicat\w*|sort the imports|gofmt|black|isort|prettier|rustfmt)\b"
+    r"|\b(?:extract|split|move|pull)\b[^.?!\n]{0,60}\binto (?:a |an |its |their )?(?:own |new |shared )?"
+    r"(?:module|file|package|helper|function|class|method)s?\b"
+)
+# ... or an addition or fix of text that does not run: docs, comments, hints, typos.
+_KEEP_TEXT = re.compile(
+    r"\b(?:add|write|update|fix|improve|correct|document|clean)\w*\s+(?:\S+\s+){0,3}?"
+    r"(?:docstrings?|comments?|docs|documentation|readme|type hints?|annotations?|typos?)\b"
 )
 # Words that ask for something to work differently, whatever else the request says.
 _BEHAVING = re.compile(
     r"\b(?:implement\w*|support\w*|handle[sd]?|allow\w*|accept\w*|returns?|raises?|validat\w*"
-    r"|cach\w*|optimi[sz]\w*|speed|faster|enable\w*|disable\w*|new (?:flag|option|command|feature))\b"
+    r"|cach\w*|optimi[sz]\w*|speed|faster|enable\w*|disable\w*|skip\w*|ignor\w*|exclud\w*"
+    r"|treat\w*|new (?:flag|option|command|feature))\b"
 )
 # "add a docstring", "add type hints": an addition that changes nothing that runs.
 _ADD_KEEPING = re.compile(
@@ -145,15 +160,23 @@ _ADD_KEEPING = re.compile(
 
 def keeps_behaviour(task: str) -> bool:
     """A change asked to leave behaviour as it is: a rename, a refactor, docs, comments,
-    formatting, type hints. Conservative: any sign of behaviour asked for (wrong behaviour
-    reported, a feature's verbs, an `add` of anything but docs or hints) makes it False."""
-    lower = task.lower()
-    if not _KEEPING.search(lower) or _BEHAVING.search(lower):
-        return False
-    if _WRONG.search(lower):
+    formatting, type hints, said as such. Conservative (a change taken for one that keeps
+    behaviour would count tests that passed before as evidence): a report of wrong
+    behaviour, a feature's verbs, or an `add` of anything but docs or hints makes it False."""
+    lower = _CODE_SPAN.sub("code", task.lower())
+    if _WRONG.search(lower) or _BEHAVING.search(lower):
         return False
     adds = re.findall(r"\badd\w*\b", lower)
-    return len(adds) <= len(_ADD_KEEPING.findall(lower))
+    if len(adds) > len(_ADD_KEEPING.findall(lower)):
+        return False
+    if _KEEP_SAID.search(lower) or _KEEP_VERB.search(lower):
+        return True
+    text = _KEEP_TEXT.search(lower)
+    if text is None:
+        return False
+    # "update the docs and the parser so...": the text, and code besides it.
+    more = re.match(r"\s+and\s+(?:the\s+|its\s+)?(\w+)", lower[text.end() :])
+    return more is None or bool(_KEEP_TEXT.search(f"add {more.group(1)}"))
 
 
 _TESTS = re.compile(r"\b(?:tests?|unit ?tests?|test cases?|coverage|specs?)\b")

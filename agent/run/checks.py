@@ -144,9 +144,6 @@ NOTHING_CHANGED = (
     "saying why."
 )
 NO_ANSWER = "Not finished: the request is a question. Call finish with the answer as its summary."
-TESTS_PASSED_BEFORE = (
-    "(The tests passed before this run too, so they do not show that the change works.)"
-)
 
 
 async def judge_finish(run: Run, call: ToolCall) -> None:
@@ -184,9 +181,6 @@ async def judge_finish(run: Run, call: ToolCall) -> None:
         )
         _refuse(run, call, NOTHING_CHANGED, started, StopReason.NOTHING_CHANGED, said)
         return
-    before = deps.tests_before()
-    if report is not None and report.ok and before is not None and before.ok:
-        summary = f"{summary}\n\n{TESTS_PASSED_BEFORE}"
     if not await _stop_hooks_object(run, call, started, summary):
         _accept(run, call, started, summary)
 

@@ -127,6 +127,8 @@ BEHAVING = [
     "refactor the cache so it handles concurrent writers",
     "the docs example raises KeyError, fix the code",
     "make parse_size return bytes for '1.5k'",
+    "make load skip comment lines starting with #",  # about comments, not adding them
+    "update the docs and the parser so empty lines count",
 ]
 
 
