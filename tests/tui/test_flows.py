@@ -216,3 +216,29 @@ async def test_full_auto_still_asks_before_applying_what_runs_on_the_host(tmp_pa
             await pilot.press("n")
             await wait_for(pilot, lambda: "Not applied" in transcript_text(app))
             assert not (repo / "AGENTS.md").exists() and (repo / "calc.py").read_text() == CALC
+
+
+async def test_an_unverified_change_is_offered_as_such_even_in_full_auto(tmp_path: Path) -> None:
+    from textual.widgets import Label
+
+    from tests.conftest import make_git_repo
+
+    passing = "from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == add(2, 2)\n"
+    repo = make_git_repo(tmp_path / "repo", {"calc.py": CALC, "test_calc.py": passing})
+    note = {"name": "write_file", "arguments": {"path": "NOTES.md", "content": "add adds\n"}}
+    finish = {"name": "finish", "arguments": {"summary": "Wrote notes."}}
+    turns = [{"tool_calls": [note]}, {"tool_calls": [finish]}]
+    with ScriptedServer(turns) as server:
+        async with running(live_app(repo, server, Mode.FULL_AUTO)) as pilot:
+            app = await ready(pilot)
+            await submit(pilot, "make add log its arguments")  # a change no test shows
+            await wait_for(pilot, lambda: finished(app))
+            assert "unverified ·" in transcript_text(app)
+            await submit(pilot, "/apply")  # full-auto applies `done` only without asking
+            offer = await question(pilot)
+            assert offer.request.flags[0].startswith("is unverified: ")
+            title = str(offer.query_one("#question", Label).render())
+            assert title.startswith("Unverified: nothing shows this change works.")
+            await pilot.press("n")
+            await wait_for(pilot, lambda: "Not applied" in transcript_text(app))
+    assert not (repo / "NOTES.md").exists()

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from agent.approval import Action, ApprovalRequest, Decision, Verdict
+from agent.approval import UNVERIFIED, Action, ApprovalRequest, Decision, Verdict
 from tui.screens import DIALOG_CSS
 from tui.widgets.diff_view import DiffView
 
@@ -42,7 +42,7 @@ class ApprovalScreen(ModalScreen[Decision]):
     def compose(self) -> ComposeResult:
         request = self.request
         with Vertical(id="dialog"):
-            yield Label(TITLES.get(request.action, "Allow this?"), id="question")
+            yield Label(_title(request), id="question")
             yield Label(Text(request.summary), id="summary")
             with VerticalScroll(id="diff-scroll"):
                 if request.command:
@@ -118,3 +118,11 @@ class ApprovalScreen(ModalScreen[Decision]):
         if action in ("approve", "reject", "always", "toggle_view"):
             return not self.query_one("#reason", Input).has_focus
         return True
+
+
+def _title(request: ApprovalRequest) -> str:
+    """The question; an apply of a change that finished without evidence says so first."""
+    unverified = any(flag.startswith(UNVERIFIED) for flag in request.flags)
+    if request.action is Action.APPLY and unverified:
+        return "Unverified: nothing shows this change works. Write it to your working tree anyway?"
+    return TITLES.get(request.action, "Allow this?")
