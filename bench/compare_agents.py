@@ -36,7 +36,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from agent.local.bundled import BundledTask, checkout, restore_tests
+from agent.local.bundled import BundledTask, add_judge, checkout, restore_tests
 from agent.local.evaluate import chosen_tasks
 from agent.local.measuring import one_measurement
 from agent.local.trial import _tests_pass, run_trial
@@ -114,6 +114,7 @@ def run_peer(agent: str, task: BundledTask, args: argparse.Namespace) -> dict[st
         wall = time.monotonic() - started
         restored = restore_tests(repo)
         diff = subprocess.run(["git", "diff"], cwd=repo, capture_output=True, text=True).stdout
+        add_judge(task, repo)  # the hidden tests, as kiln's trial adds them: judged alike
         # The peers ran the tests on this machine: their ignored caches (.pytest_cache holds
         # a .gitignore of its own) are removed, as the judge's sandbox would hide them anyway.
         subprocess.run(["git", "clean", "-fdXq"], cwd=repo, capture_output=True)
