@@ -174,9 +174,16 @@ def keeps_behaviour(task: str) -> bool:
     text = _KEEP_TEXT.search(lower)
     if text is None:
         return False
-    # "update the docs and the parser so...": the text, and code besides it.
-    more = re.match(r"\s+and\s+(?:the\s+|its\s+)?(\w+)", lower[text.end() :])
-    return more is None or bool(_KEEP_TEXT.search(f"add {more.group(1)}"))
+    # "update the docs and the parser so...": the text, and code besides it; "... and bump
+    # the engines": another change, asked with it.
+    rest = lower[text.end() :]
+    more = re.match(r"\s+and\s+(?:the\s+|its\s+)?(\w+)", rest)
+    if more is not None and not _KEEP_TEXT.search(f"add {more.group(1)}"):
+        return False
+    for also in re.finditer(r"(?:\band|\bthen|\balso|,)\s+(\w+)", rest):
+        if also.group(1) in CHANGE_VERBS and not _KEEP_TEXT.match(rest[also.start(1) :]):
+            return False
+    return True
 
 
 _TESTS = re.compile(r"\b(?:tests?|unit ?tests?|test cases?|coverage|specs?)\b")

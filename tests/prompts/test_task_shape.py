@@ -129,6 +129,7 @@ BEHAVING = [
     "make parse_size return bytes for '1.5k'",
     "make load skip comment lines starting with #",  # about comments, not adding them
     "update the docs and the parser so empty lines count",
+    "update the README install steps for node 20 and bump engines to >=20",
 ]
 
 
