@@ -29,7 +29,9 @@ SETS = ROOT / "bench" / "eval" / "shaping"
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="requests", choices=["requests", "heldout", "heldout2", "heldout3"])
+    parser.add_argument(
+        "--set", default="requests", choices=["requests", "heldout", "heldout2", "heldout3"]
+    )
     args = parser.parse_args()
     path = SETS / f"{args.set}.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
