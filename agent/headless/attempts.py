@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.errors import ExitCode, KilnError
-from agent.headless.run import run_headless
+from agent.headless.run import prepare, run_headless
 from agent.present import escape_controls
 from agent.settings.config import Settings
 
@@ -73,6 +73,14 @@ class Barrier:
     async def is_kept(self, attempt: Attempt) -> bool:
         await self.all_in.wait()
         return attempt is self.kept
+
+
+def main(args: argparse.Namespace) -> int:
+    """`kiln run`: one run, or with `--attempts N` several, the one with evidence kept."""
+    repo, settings = prepare(args)
+    if getattr(args, "attempts", 1) > 1:
+        return asyncio.run(run_attempts(args, repo, settings))
+    return asyncio.run(run_headless(args, repo, settings))
 
 
 async def run_attempts(

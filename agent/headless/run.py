@@ -118,6 +118,13 @@ def check_patch_out(raw: str | None) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    repo, settings = prepare(args)
+    return asyncio.run(run_headless(args, repo, settings))
+
+
+def prepare(args: argparse.Namespace) -> tuple[Path, Settings]:
+    """What `kiln run` checks and reads before anything starts: the repository, the
+    settings, the task (a custom command's name becomes its prompt), the flags."""
     repo = find_repo(args.repo)
     settings = settings_for(args, repo)
     args.task = read_task(args)
@@ -133,11 +140,7 @@ def main(args: argparse.Namespace) -> int:
     attempts = getattr(args, "attempts", 1)
     if not 1 <= attempts <= MAX_ATTEMPTS:
         raise UsageError(f"--attempts takes 1 to {MAX_ATTEMPTS}; {attempts} was given.")
-    if attempts > 1:
-        from agent.headless.attempts import run_attempts
-
-        return asyncio.run(run_attempts(args, repo, settings))
-    return asyncio.run(run_headless(args, repo, settings))
+    return repo, settings
 
 
 async def run_headless(

@@ -150,7 +150,7 @@ async def test_a_skill_body_is_read_only_when_the_model_asks(tmp_path: Path) -> 
     assert "- sql-style: House style for SQL" in system  # the metadata, in the prefix
     assert "ALWAYS-NAME-COLUMNS" not in everything(requests[0])  # the body is not
     names = [t["function"]["name"] for t in first["tools"]]
-    assert names[-1] == "read_skill" and len(names) == 11  # after the ten
+    assert names[-1] == "read_skill" and len(names) == 12  # after the ten and `agent`
     assert "ALWAYS-NAME-COLUMNS" in everything(requests[1])
     assert "examples/good.sql" in everything(requests[1])
     assert "SELECT id, total FROM orders;" in everything(requests[2])

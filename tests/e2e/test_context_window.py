@@ -79,7 +79,7 @@ def test_a_150_step_session_never_overflows_an_8k_window(
     docker_ready: None, tmp_path: Path
 ) -> None:
     repo = make_git_repo(tmp_path / "repo", {"a.py": "x = 1\n"})
-    work = [run(f"echo step {i}; seq 1 400") for i in range(185)]
+    work = [run(f"echo step {i}; seq 1 400") for i in range(215)]
     work[75:78] = [WRITE] * 3  # one of them may go to a summary request instead
     # Summary requests take turns too (a tool call is no summary: kiln writes its own),
     # so the script has more work than 150 steps and more finishes than it needs.

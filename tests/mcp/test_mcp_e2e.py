@@ -22,6 +22,7 @@ KILN = str(Path(sys.executable).parent / "kiln")
 CODING_TOOLS = [
     "edit_file", "find_symbol", "finish", "list_files", "read_file", "run", "run_tests",
     "search", "update_plan", "write_file",
+    "agent",  # after the group, for a model that reads on its own (agent/tools/delegate.py)
 ]  # fmt: skip
 MCP_TOOLS = [
     "mcp__glossary__crash", "mcp__glossary__flood", "mcp__glossary__hang", "mcp__glossary__lookup",
