@@ -11,7 +11,8 @@ Small and general on purpose, so that anyone can predict it:
   what something does "instead of" what it should, what "should" or is "supposed to"
   happen, what crashes, raises, breaks, fails or is wrong ("why does this crash on empty
   lines? it should skip them" asks for a fix).
-- "how come" opens a report of behaviour that surprised the person: a change. So does
+- "how come" opens a report of behaviour that surprised the person: a change. So do a
+  negative "why" ("why isn't the setting kept?", "why are badges still counting...?") and
   "would it be possible to..." (a feature asked for).
 - a question whether a piece of the code could do more ("could the CLI also accept a
   directory?", "can fetch_prices take a list?") asks for it: a change. One about what the
@@ -50,7 +51,8 @@ QUESTION_OPENERS = frozenset({
 # Wrong behaviour reported: a change, whatever the wording.
 _WRONG = re.compile(
     r"\binstead of\b|\bsupposed to\b|\w\s+should(?:n'?t| not)?\b(?!\s+(?:i|we)\b)|^shouldn'?t\b"
-    r"|^how come\b"
+    r"|^how come\b|^why (?:is|are|does|do|did|was|were|would|will|can)(?:n'?t| not)\b"
+    r"|^why (?:is|are|does|do)\b[^?]*\bstill\b"
     r"|\b(?:crash(?:es|ed|ing)?|raises?|throws?|breaks?|broken|wrong|incorrect(?:ly)?"
     r"|fails?|failing|off[- ]by[- ]one|off by (?:a|an|one|\d+)|doesn'?t work|isn'?t working"
     r"|not working|hangs?|takes forever|defeats the purpose)\b"

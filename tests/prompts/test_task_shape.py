@@ -62,6 +62,8 @@ CHANGES = [
     "Would it be possible to export the report as xlsx as well?",
     "why is the invoice total off by a cent sometimes?",
     "how is the secret generated? also please stop hardcoding it",
+    "why isn't the theme setting kept after a reload?",  # a negative why reports a symptom
+    "why are the badges still counting messages I already read?",
 ]
 
 
