@@ -17,8 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent.custom.frontmatter import split
-from agent.custom.places import places, read_text, readable
+from agent.custom.places import described, places, readable
 
 # kiln's coding tools a child may be given, by their kiln names and Claude Code's.
 READING = ("read_file", "list_files", "search", "find_symbol")
@@ -129,17 +128,11 @@ def tools_named(listed: list[str] | str) -> tuple[frozenset[str], list[str]]:
 
 
 def _one(path: Path, origin: str, notes: list[str]) -> AgentDefinition | None:
-    try:
-        matter = split(read_text(path))
-    except OSError as exc:
-        notes.append(f"The agent {origin} cannot be read ({exc.strerror}).")
+    read = described(path, f"The agent {origin}", notes)
+    if read is None:
         return None
+    matter, description = read
     name = matter.text("name").strip() or path.stem
-    description = " ".join(matter.text("description").split())
-    if matter.problem or not description:
-        why = matter.problem or "its front matter has no description"
-        notes.append(f"The agent {origin} is left out: {why}.")
-        return None
     if name in {d.name for d in BUILT_IN}:
         notes.append(f"The agent {origin} is left out: `{name}` is a built-in agent's name.")
         return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent.custom.frontmatter import FrontMatter, split
 from agent.settings.paths import config_dir
 
 MAX_FILE_BYTES = 64_000  # a command or a skill's page: prompts, not a second repository
@@ -63,3 +64,20 @@ def read_text(path: Path) -> str:
     if len(data) > MAX_FILE_BYTES:
         text += f"\n[... cut here: {len(data)} bytes in all]"
     return text
+
+
+def described(path: Path, what: str, notes: list[str]) -> tuple[FrontMatter, str] | None:
+    """A skill's or an agent's front matter and its description on one line; None, said in
+    `notes` as `what` ("The skill .kiln/skills/x/SKILL.md"), when it cannot be read or
+    describes nothing."""
+    try:
+        matter = split(read_text(path))
+    except OSError as exc:
+        notes.append(f"{what} cannot be read ({exc.strerror}).")
+        return None
+    description = " ".join(matter.text("description").split())
+    if matter.problem or not description:
+        why = matter.problem or "its front matter has no description"
+        notes.append(f"{what} is left out: {why}.")
+        return None
+    return matter, description

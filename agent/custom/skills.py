@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.custom.frontmatter import split
-from agent.custom.places import Place, places, read_text, readable
+from agent.custom.places import Place, described, places, read_text, readable
 from agent.llm.base import ToolSpec
 from agent.tools.base import ExternalTools, ToolResult
 
@@ -62,17 +62,11 @@ def _one(folder: Path, place: Place, notes: list[str]) -> Skill | None:
     origin = f"{place.shown}/{folder.name}"
     if not readable(page, place):
         return None
-    try:
-        matter = split(read_text(page))
-    except OSError as exc:
-        notes.append(f"The skill {origin} cannot be read ({exc.strerror}).")
+    read = described(page, f"The skill {origin}/SKILL.md", notes)
+    if read is None:
         return None
+    matter, description = read
     name = matter.text("name").strip() or folder.name
-    description = " ".join(matter.text("description").split())
-    if matter.problem or not description:
-        why = matter.problem or "its front matter has no description"
-        notes.append(f"The skill {origin}/SKILL.md is left out: {why}.")
-        return None
     if not _NAME.match(name):
         notes.append(
             f"The skill {origin} is left out: its name `{name}` is not lowercase letters, "
