@@ -48,9 +48,9 @@ from agent.run.core import LoopDeps, Run
 from agent.run.state import RunState
 from agent.tools import ToolResult
 from agent.tools.delegate import NAME
+from agent.tools.shell import apply_in
 from sandbox.base import Sandbox, SandboxError
 
-PATCH = ".kiln-agent.patch"  # where a diff waits inside a workspace while git applies it
 REPORT_CHARS = 6000  # of a child's summary, in the parent's conversation
 # Events of a child the person must still see through the parent's stream: its questions
 # and refusals. Its usage goes on as the parent's meter (see `_forward`).
@@ -217,7 +217,7 @@ async def _sandbox_over_parent(run: Run, agent_id: str, made: list[Sandbox]) -> 
     sandbox = await start_sandbox(parent.repo, run.settings, f"agent-{agent_id}", made, _quiet)
     diff = await parent.diff()
     if diff.strip():
-        refused = await _apply(sandbox, diff)
+        refused = await apply_in(sandbox, diff, timeout=60)
         if refused is not None:
             raise ChildFailed(f"your changes so far did not apply in its sandbox ({refused})")
         await sandbox.rebaseline()
@@ -232,7 +232,7 @@ async def _take(run: Run, agent_id: str) -> ToolResult:
         known = ", ".join(sorted(run.state.child_diffs)) or "none"
         return ToolResult(False, f"No helper's changes wait under {agent_id!r} (waiting: {known}).")
     await run.deps.before_change()
-    refused = await _apply(run.sandbox, diff)
+    refused = await apply_in(run.sandbox, diff, timeout=60)
     if refused is not None:
         return ToolResult(
             False,
@@ -241,16 +241,6 @@ async def _take(run: Run, agent_id: str) -> ToolResult:
     del run.state.child_diffs[agent_id]
     files = ", ".join(changed_paths(diff))
     return ToolResult(True, f"Applied {agent_id}'s changes: {files}.", edited=True)
-
-
-async def _apply(sandbox: Sandbox, diff: str) -> str | None:
-    """`git apply` a diff inside a sandbox's workspace: None when it applied, else why not."""
-    await sandbox.write_file(PATCH, diff.encode())
-    done = await sandbox.exec(
-        f"git apply --binary --whitespace=nowarn {PATCH}; status=$?; rm -f {PATCH}; exit $status",
-        timeout=60,
-    )
-    return None if done.ok else (done.output.strip()[-500:] or f"exit {done.exit_code}")
 
 
 def _limits_left(run: Run) -> Any:

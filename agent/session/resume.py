@@ -9,6 +9,7 @@ from agent.errors import KilnError
 from agent.events import Event
 from agent.llm.base import Message
 from agent.store.db import SessionRow, Store
+from agent.tools.shell import apply_in
 from sandbox.base import Sandbox
 
 
@@ -35,11 +36,7 @@ def stored(store: Store, session_id: str) -> Stored:
 
 async def reapply(sandbox: Sandbox, diff: str) -> None:
     """Bring a resumed session's workspace back to where it was."""
-    await sandbox.write_file(".git/kiln-resume.patch", diff.encode())
-    result = await sandbox.exec(
-        "git apply --binary --whitespace=nowarn .git/kiln-resume.patch && rm .git/kiln-resume.patch"
-    )
-    if not result.ok:
+    if await apply_in(sandbox, diff) is not None:
         raise KilnError(
             "The stored changes of this session no longer apply to the repository; "
             "start a new session instead."

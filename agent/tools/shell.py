@@ -98,6 +98,23 @@ async def run_test_command(
     return await tests_in(ctx.sandbox, command, min(limit, timeout_s or limit))
 
 
+# Where a diff waits inside the workspace's own git dir while git applies it (never part of
+# the workspace's diff).
+PATCH = ".git/kiln-apply.patch"
+
+
+async def apply_in(sandbox: Sandbox, diff: str, timeout: float | None = None) -> str | None:
+    """`git apply` a diff (binary-safe) to the sandbox's workspace: None when it applied,
+    else git's last words on why not. A resumed session's changes and a child agent's
+    taken by its parent both come in this way. `timeout`: the sandbox's default when None."""
+    await sandbox.write_file(PATCH, diff.encode())
+    done = await sandbox.exec(
+        f"git apply --binary --whitespace=nowarn {PATCH}; status=$?; rm -f {PATCH}; exit $status",
+        timeout=timeout,
+    )
+    return None if done.ok else (done.output.strip()[-500:] or f"exit {done.exit_code}")
+
+
 async def tests_in(sandbox: Sandbox, command: str, timeout_s: float) -> TestDigest:
     """Run the test `command` in `sandbox` and digest its whole output."""
     result = await sandbox.exec(command, timeout=timeout_s)
