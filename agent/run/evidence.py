@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from dataclasses import dataclass
 
 from agent.events import RunStatus, TaskShape
@@ -193,7 +194,7 @@ async def _new_tests_fail_before(run: Run, tests: list[str]) -> str | None:
         await sandbox.restore(start)
         for path, data in contents.items():
             if data is None:
-                await sandbox.exec(f"rm -f -- {_quoted(path)}", timeout=30)
+                await sandbox.exec(f"rm -f -- {shlex.quote(path)}", timeout=30)
             else:
                 await sandbox.write_file(path, data)
         report = await run_test_command(run.tool_context)
@@ -224,7 +225,7 @@ async def _unused_new_files(run: Run, diff: str) -> list[str]:
         if language_for(path) is None or is_test_file(path) or stem in ENTRY_POINTS:
             continue
         found = await run.sandbox.exec(
-            f"git grep -I -l -w --untracked -e {_quoted(stem)} -- . {_quoted(':!' + path)}",
+            f"git grep -I -l -w --untracked -e {shlex.quote(stem)} -- . {shlex.quote(':!' + path)}",
             timeout=30,
         )
         mentions = [p for p in found.output.splitlines() if language_for(p) is not None]
@@ -236,7 +237,3 @@ async def _unused_new_files(run: Run, diff: str) -> list[str]:
 def _names(paths: list[str]) -> str:
     more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
     return ", ".join(paths[:SHOWN]) + more
-
-
-def _quoted(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"

@@ -15,16 +15,11 @@ import pytest
 
 from tests.conftest import make_git_repo
 from tests.e2e.test_kiln_run import KILN
+from tests.e2e.test_real_servers import CALC, FIXED, TESTS
 from tests.strict import StrictServer
 
 pytestmark = pytest.mark.usefixtures("docker_ready")
 
-CALC = "def add(a, b):\n    return a - b\n"
-TESTS = (
-    "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n"
-    "    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n"
-)
-FIXED = "def add(a, b):\n    return a + b\n"
 CALLS: list[dict[str, Any]] = [
     {"name": "read_file", "arguments": {"path": "calc.py"}},
     {

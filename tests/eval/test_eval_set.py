@@ -19,7 +19,8 @@ EVAL_DIR = Path(__file__).parents[2] / "bench" / "eval"
 TASKS = find_tasks(EVAL_DIR)
 
 
-def _passes(repo: Path, command: str) -> bool:
+def passes(repo: Path, command: str) -> bool:
+    """The task's test command, run on the host in `repo`, exits 0."""
     done = subprocess.run(command, shell=True, cwd=repo, capture_output=True, timeout=60)
     return done.returncode == 0
 
@@ -39,8 +40,8 @@ def test_fails_as_shipped_and_passes_with_the_reference_fix(
     repo = checkout(task, tmp_path / task.name)
     for name in REFERENCE_FILES:
         assert not list(repo.rglob(name)), f"{name} must never reach the repository kiln sees"
-    assert not _passes(repo, task.test_command)
+    assert not passes(repo, task.test_command)
 
     patch = (task.source / "fix.patch").resolve()
     subprocess.run(["git", "apply", str(patch)], cwd=repo, check=True, capture_output=True)
-    assert _passes(repo, task.test_command)
+    assert passes(repo, task.test_command)

@@ -15,14 +15,10 @@ import pytest
 
 from agent.local.bundled import JUDGE_DIR, BundledTask, add_judge, checkout
 from agent.local.evaluate import find_tasks
+from tests.eval.test_eval_set import passes
 
 SET = Path(__file__).parents[2] / "bench" / "eval" / "realshaped"
 TASKS = find_tasks(SET)
-
-
-def _passes(repo: Path, command: str) -> bool:
-    done = subprocess.run(command, shell=True, cwd=repo, capture_output=True, timeout=60)
-    return done.returncode == 0
 
 
 def test_both_halves_hold_ten() -> None:
@@ -36,12 +32,12 @@ def test_the_judge_fails_as_shipped_and_passes_with_the_reference_fix(
 ) -> None:
     repo = checkout(task, tmp_path / "shipped")
     assert not list(repo.rglob(JUDGE_DIR)) and not list(repo.rglob("fix.patch"))
-    assert _passes(repo, task.test_command), "its own tests pass: there is no failing test"
+    assert passes(repo, task.test_command), "its own tests pass: there is no failing test"
     assert add_judge(task, repo)
-    assert not _passes(repo, task.test_command), "the hidden judge fails as shipped"
+    assert not passes(repo, task.test_command), "the hidden judge fails as shipped"
 
     fixed = checkout(task, tmp_path / "fixed")
     patch = (task.source / "fix.patch").resolve()
     subprocess.run(["git", "apply", str(patch)], cwd=fixed, check=True, capture_output=True)
     add_judge(task, fixed)
-    assert _passes(fixed, task.test_command)
+    assert passes(fixed, task.test_command)
