@@ -81,8 +81,7 @@ def main(args: argparse.Namespace) -> int:
         _say(f"{'skills.' + skill.name:<{width}}  {skill.description[:30]!r:<32}  ({skill.origin})")
     agents = custom_agents.load(repo)
     for agent in agents.definitions:
-        mode = "read-only" if agent.read_only else "may edit"
-        _say(f"{'agents.' + agent.name:<{width}}  {mode!r:<32}  ({agent.origin})")
+        _say(f"{'agents.' + agent.name:<{width}}  {agent.mode!r:<32}  ({agent.origin})")
     claude = [paths.claude_settings(Path.home()), paths.claude_settings(repo)]
     unread = [said for file in claude for said in rules_layer.claude_rules(file)[1]]
     for sentence in (*left_out, *unread, *commands.notes, *skills.notes, *agents.notes):

@@ -76,6 +76,11 @@ class AgentDefinition:
         return not self.tools & WRITING
 
     @property
+    def mode(self) -> str:
+        """What it may do, in people's words."""
+        return "read-only" if self.read_only else "may edit"
+
+    @property
     def wants_fast(self) -> bool:
         return self.model.lower() in FAST_HINTS
 
@@ -177,7 +182,7 @@ def listing(agents: Agents, offered: bool | None = None) -> list[str]:
     the `agent` tool (None: not known yet)."""
     lines = []
     for d in agents.definitions:
-        tools = "read-only" if d.read_only else "may edit"
+        tools = d.mode
         if d.origin != "built-in" and d.tools != KILN_TOOLS:
             tools += f"; {', '.join(sorted(d.tools - {'finish'}))}"
         lines.append(f"{d.name} ({d.origin}, {tools}): {' '.join(d.description.split())}")
