@@ -175,7 +175,9 @@ async def run_child(run: Run, child: _Child) -> ToolResult:
         )
         state = RunState(_limits_left(run))
         shape = TaskShape.QUESTION if definition.read_only else None
-        finished = await child.drive(child_deps, task, state, _forward(run), shape=shape)
+        finished = await child.drive(
+            child_deps, _with_the_persons_words(task, deps), state, _forward(run), shape=shape
+        )
         diff = "" if definition.read_only else await sandbox.diff()
         files = tuple(changed_paths(diff))
         if diff.strip():
@@ -241,6 +243,17 @@ async def _take(run: Run, agent_id: str) -> ToolResult:
     del run.state.child_diffs[agent_id]
     files = ", ".join(changed_paths(diff))
     return ToolResult(True, f"Applied {agent_id}'s changes: {files}.", edited=True)
+
+
+def _with_the_persons_words(task: str, deps: LoopDeps) -> str:
+    """A child's first message: its task, then the person's own words, which go to the
+    model on every path (the parent model's task for a child may leave them out)."""
+    asked = deps.conversation.instructions
+    if not asked:
+        return task
+    return (
+        f"{task}\n\nFor context, the person's request to the agent that started you:\n{asked[-1]}"
+    )
 
 
 def _limits_left(run: Run) -> Any:
