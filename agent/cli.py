@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agent import __version__, dataclass_code
+from agent import __version__
 from agent.errors import KilnError
 from agent.settings.numbers import finite_number
 
@@ -311,11 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     only = words[0] if words and words[0] in COMMANDS else None
     args = _build_parser(only).parse_args(argv)
-    if argv is None:  # the process is kiln's own (not a caller's in-process use)
-        dataclass_code.install()
     code = _dispatch(args)
-    if argv is None:
-        dataclass_code.save()
     if argv is None and getattr(args, "exit_at_once", False):
         # The program `kiln run` has written and closed all it keeps (the store commits
         # every row); tearing the interpreter down (a full garbage collection, every

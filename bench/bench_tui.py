@@ -50,8 +50,6 @@ import sys, time
 t0 = float(sys.argv[2])
 if sys.argv[1] == "kiln":  # as `kiln` starts the app (agent/cli.py)
     import gc
-    from agent import dataclass_code
-    dataclass_code.install()
     gc.disable()  # the app turns it back on
 from textual.app import App
 if sys.argv[1] == "kiln":
@@ -74,8 +72,6 @@ def first_frame(screen, update):  # the first frame the app hands its driver
         app.exit()
 app._display = first_frame
 app.run(headless=True, size=(120, 36))
-if sys.argv[1] == "kiln":
-    dataclass_code.save()
 """
 
 

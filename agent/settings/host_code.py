@@ -6,7 +6,7 @@ servers of `.mcp.json` and the scripts they start, the git hooks when they live 
 work tree (`core.hooksPath=.husky`), what those hooks read (`.pre-commit-config.yaml`),
 and the files that steer kiln itself (`.kiln.toml`, `.claude/`, `.kiln/`, the project
 rules read into every prompt, and kiln's own folders when they lie in the work tree, as in
-a home directory kept in git: its settings, and the code it keeps between runs). A model
+a home directory kept in git: its settings, its sessions, the local model it runs). A model
 whose diff is applied can rewrite any of them, so:
 - trust of `.mcp.json` covers the files its servers run, by hash (`run_fingerprint`);
 - a diff that touches any of them is flagged at approval, even in full-auto (`host_files_in`);
@@ -204,7 +204,7 @@ def why_host_file(repo: Path, path: str) -> str:
     if _covered(path, hook_run_paths(repo)):
         return "a kiln or Claude Code hook runs it on your machine"
     if _covered(path, _own_dirs_in(repo)):
-        return "kiln reads it from its own folders (settings, and code it runs) at every start"
+        return "kiln reads it from its own folders (settings, sessions, the local model)"
     return "it steers kiln or your other agents"
 
 

@@ -40,8 +40,9 @@ def cache_dir() -> Path:
 
 
 def own_dirs() -> list[Path]:
-    """kiln's config, data, state and cache folders, as they would be (none is made here)."""
-    return [_xdg(*where) for where in (_CONFIG, _DATA, _STATE, _CACHE)]
+    """kiln's config, data and state folders, as they would be (none is made here): what
+    steers it or runs on the host. Not the cache, which holds only what kiln can rebuild."""
+    return [_xdg(*where) for where in (_CONFIG, _DATA, _STATE)]
 
 
 def local_state_dir() -> Path:

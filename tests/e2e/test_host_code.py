@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from agent import dataclass_code
 from agent.llm.scripted.server import ScriptedServer
 from agent.settings import trust
 from tests.conftest import make_git_repo
@@ -284,14 +283,11 @@ def test_a_rules_file_kiln_wrote_is_named_at_the_next_start(
 def test_kilns_own_folders_in_the_work_tree_are_flagged(
     docker_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A home directory kept in git: kiln's cache (which holds code it runs at every start)
-    # and its settings lie in the work tree, where a diff can reach them.
+    # A home directory kept in git: kiln's settings (whose hooks run on the host) lie in
+    # the work tree, where a diff can reach them.
     repo = make_git_repo(tmp_path / "repo", {"calc.py": CALC, "test_calc.py": TESTS})
-    monkeypatch.setenv("XDG_CACHE_HOME", str(repo / ".cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(repo / ".config"))
-    cache = ".cache/kiln/" + dataclass_code.cache_file().name
-    plant = turns(FIX, write(cache, "planted"), write(".config/kiln/config.toml", "[ui]\n"))
-    result, code = kiln_run(repo, plant, "--apply")
-    assert code != 0 and result["applied"] == []
-    assert cache in result["not_applied"] and ".config/kiln/config.toml" in result["not_applied"]
-    assert not (repo / ".config").exists() and (repo / cache).read_bytes() != b"planted"
+    config = ".config/kiln/config.toml"
+    result, code = kiln_run(repo, turns(FIX, write(config, "[hooks]\n")), "--apply")
+    assert code != 0 and result["applied"] == [] and config in result["not_applied"]
+    assert not (repo / ".config").exists()
