@@ -139,6 +139,10 @@ class WorkspaceSandbox:
         self._running = 0
         self._snapshot: _Snapshot | None = None
         self._snapshotting: asyncio.Task[_Snapshot] | None = None  # see snapshot_soon()
+        # Every script that writes kiln's git index holds this: two at once (two callers
+        # asking one sandbox's diff, such as child agents started over it side by side)
+        # would race on the index's lock file and one would fail.
+        self._index = asyncio.Lock()
         self.idle_watch = IdleDiskWatch(
             lambda: self.layout.root if self.layout else None,
             self.disk_limit,
@@ -313,7 +317,8 @@ class WorkspaceSandbox:
     # taken in the background (snapshot_soon) end.
     async def _take_baseline(self) -> None:
         await self._background_snapshot_done()
-        _, out = await self._script(gitstate.baseline_script())
+        async with self._index:
+            _, out = await self._script(gitstate.baseline_script())
         self.baseline = out.decode().strip().splitlines()[-1]
         self._snapshot = _Snapshot(self._generation, "", (), "")  # nothing changed yet
 
@@ -368,19 +373,23 @@ class WorkspaceSandbox:
         return self._current_snapshot() or await self._take_snapshot()
 
     async def _take_snapshot(self) -> _Snapshot:
-        generation, quiet = self._generation, self._running == 0
-        _, out = await self._script(gitstate.snapshot_script())
-        tree, paths, diff = gitstate.read_snapshot(out)
-        snapshot = _Snapshot(
-            generation,
-            tree,
-            tuple(p.decode("utf-8", "surrogateescape") for p in paths),
-            diff.decode("utf-8", "surrogateescape"),
-        )
-        # Kept only if no command ran meanwhile: one still running may change files later.
-        still = quiet and self._running == 0 and generation == self._generation
-        self._snapshot = snapshot if still else None
-        return snapshot
+        async with self._index:
+            # A caller that waited here may find the snapshot another one just took.
+            if (current := self._current_snapshot()) is not None:
+                return current
+            generation, quiet = self._generation, self._running == 0
+            _, out = await self._script(gitstate.snapshot_script())
+            tree, paths, diff = gitstate.read_snapshot(out)
+            snapshot = _Snapshot(
+                generation,
+                tree,
+                tuple(p.decode("utf-8", "surrogateescape") for p in paths),
+                diff.decode("utf-8", "surrogateescape"),
+            )
+            # Kept only if no command ran meanwhile: one still running may change files later.
+            still = quiet and self._running == 0 and generation == self._generation
+            self._snapshot = snapshot if still else None
+            return snapshot
 
     def checkpoint(self, label: str) -> Coroutine[Any, Any, str]:
         """Commit the workspace as it is at this call when its snapshot is current (the
@@ -395,10 +404,12 @@ class WorkspaceSandbox:
         if not tree and (snapshot := self._current_snapshot()):  # one taken meanwhile
             tree = snapshot.tree
         env = {"KILN_LABEL": label or "-"}
-        if tree:
-            _, out = await self._script(gitstate.commit_tree_script(), {**env, "KILN_TREE": tree})
-        else:
-            _, out = await self._script(gitstate.checkpoint_script(), env)
+        async with self._index:
+            if tree:
+                script, env = gitstate.commit_tree_script(), {**env, "KILN_TREE": tree}
+            else:
+                script = gitstate.checkpoint_script()
+            _, out = await self._script(script, env)
         self.last_checkpoint = out.decode().strip().splitlines()[-1]
         return self.last_checkpoint
 
@@ -411,7 +422,10 @@ class WorkspaceSandbox:
 
     async def _restore(self, ref: str) -> None:
         await self._background_snapshot_done()
-        code, out = await self._script(gitstate.restore_script(), {"KILN_REF": ref}, check=False)
+        async with self._index:
+            code, out = await self._script(
+                gitstate.restore_script(), {"KILN_REF": ref}, check=False
+            )
         if code == 3:
             raise SandboxError(f"There is no checkpoint {ref}; pick one returned by checkpoint().")
         if code != 0:

@@ -56,9 +56,6 @@ REPORT_CHARS = 6000  # of a child's summary, in the parent's conversation
 # and refusals. Its usage goes on as the parent's meter (see `_forward`).
 _SHOWN = (ApprovalRequested, ApprovalResolved, ActionDenied)
 _ids = itertools.count(1)
-# Two sandboxes of one repository started at once raced on a git lock file once (CI, under
-# load): children's sandboxes start one after another; their work still runs side by side.
-_STARTING = asyncio.Lock()
 
 
 class ChildFailed(Exception):
@@ -219,8 +216,7 @@ async def _sandbox_over_parent(run: Run, agent_id: str, made: list[Sandbox]) -> 
     from agent.boundary import start_sandbox
 
     parent = run.sandbox
-    async with _STARTING:  # the sandboxes' git bookkeeping of one repository, one at a time
-        sandbox = await start_sandbox(parent.repo, run.settings, f"agent-{agent_id}", made, _quiet)
+    sandbox = await start_sandbox(parent.repo, run.settings, f"agent-{agent_id}", made, _quiet)
     diff = await parent.diff()
     if diff.strip():
         refused = await apply_in(sandbox, diff, timeout=60)

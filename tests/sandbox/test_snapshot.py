@@ -78,3 +78,18 @@ async def test_a_snapshot_taken_while_the_model_thinks_serves_the_next_diff(
     assert sandbox._snapshotting is None  # a command runs: its files are still changing
     await running
     assert "e.txt" in await sandbox.changed_files()
+
+
+async def test_callers_asking_at_once_share_the_index(
+    repo: Path, make_sandbox: MakeSandbox, backend: str
+) -> None:
+    """Several callers at once (child agents started over one parent's workspace) each get
+    the diff: the scripts that write kiln's git index take turns, never racing on its lock."""
+    sandbox = make_sandbox(repo, backend)
+    await sandbox.start()
+    for round_ in range(3):
+        await sandbox.exec(f"for i in $(seq 40); do echo {round_} > f$i.txt; done")
+        asks = [sandbox.diff() for _ in range(6)] + [sandbox.checkpoint(f"c{round_}")]
+        answers = await asyncio.gather(*asks)
+        assert all(f"+{round_}" in diff for diff in answers[:6])
+        assert answers[-1]
