@@ -11,16 +11,20 @@ Small and general on purpose, so that anyone can predict it:
   what something does "instead of" what it should, what "should" or is "supposed to"
   happen, what crashes, raises, breaks, fails or is wrong ("why does this crash on empty
   lines? it should skip them" asks for a fix).
-- "how come" opens a report of behaviour that surprised the person: a change. So do a
-  negative "why" ("why isn't the setting kept?", "why are badges still counting...?") and
-  "would it be possible to..." (a feature asked for).
+- "how come" opens a report of behaviour that surprised the person: a change. So does
+  "would it be possible to..." (a feature asked for), and "why" ("any idea why", "is there
+  a reason") asking the cause of what the code does ("why does parse return None?", "why
+  is my export missing a row?"), unless it is about a choice of the team's ("why do we pin
+  numpy?") or asks for the reasons behind one ("is that deliberate?", "just curious",
+  "I assume there's a reason").
 - a question whether a piece of the code could do more ("could the CLI also accept a
   directory?", "can fetch_prices take a list?") asks for it: a change. One about what the
   person or kiln can do ("can I run...", "could you tell me...") is a question.
 - a request that says only an answer is wanted ("don't change anything", "no edits",
   "just tell me") is a question, whatever else it says.
 - otherwise it is a **question** when it opens with a question word (what, why, how,
-  where, explain...) or its last sentence ends with "?".
+  where, explain, "walk me through"...) or its last sentence ends with "?". "When I
+  run X, it..." sets a scene: "when" opens a question only in a sentence that asks one.
 - anything else is a change: a bug report ("customers who sign up on the 31st break our
   billing") asks for a fix without saying "fix".
 
@@ -42,7 +46,7 @@ CHANGE_VERBS = frozenset({
     "set", "solve", "complete", "finish", "rip", "strip", "clean", "tidy", "bump",
     "upgrade", "handle", "allow", "accept", "skip", "ignore", "revert", "restore", "split",
     "merge", "expose", "document", "deduplicate", "simplify", "speed", "cache", "validate",
-    "stop",
+    "stop", "put",
 })  # fmt: skip
 QUESTION_OPENERS = frozenset({
     "what", "what's", "whats", "why", "how", "where", "where's", "which", "who", "whom",
@@ -52,11 +56,28 @@ QUESTION_OPENERS = frozenset({
 _WRONG = re.compile(
     r"\binstead of\b|\bsupposed to\b|\w\s+should(?:n'?t| not)?\b(?!\s+(?:i|we)\b)|^shouldn'?t\b"
     r"|^how come\b|^why (?:is|are|does|do|did|was|were|would|will|can)(?:n'?t| not)\b"
-    r"|^why (?:is|are|does|do)\b[^?]*\bstill\b"
+    r"|^why (?:is|are|does|do)\b[^?]*\b(?:still|missing|gone|lost|duplicated|twice)\b"
+    r"|^expected\b|\bbut got\b"
     r"|\b(?:crash(?:es|ed|ing)?|raises?|throws?|breaks?|broken|wrong|incorrect(?:ly)?"
     r"|fails?|failing|off[- ]by[- ]one|off by (?:a|an|one|\d+)|doesn'?t work|isn'?t working"
     r"|not working|hangs?|takes forever|defeats the purpose)\b"
 )
+# "walk me through the webhook": an explanation asked for without a question word.
+_EXPLAIN_ASKED = re.compile(r"^(?:walk me through|help me understand|give me an overview)\b")
+# "When I run X, it ignores --since": a clause setting the scene, not a question word.
+_SCENE = re.compile(
+    r"^(?:when|whenever|if|after|once)\s+(?:i|we|you|they|it|someone|users?|people)\b"
+)
+# "why does X return None?", "any idea why the build hangs?": asking the cause of what the
+# code does is a report of it, unless the person asks for the reasons behind a choice.
+_WHY = re.compile(r"^(?:why|any idea why|is there a reason(?: why)?)\b\s*")
+_CHOICE_OF_OURS = re.compile(r"^why (?:do|did|are|were|is|does|would|should) (?:we|you|i|they)\b")
+_REASONS_ASKED = re.compile(
+    r"\b(?:reasons?|reasoning|rationale|deliberate(?:ly)?|intentional(?:ly)?|on purpose"
+    r"|by design|assume|understand|curious|confirm(?:ing)?|explains?|expected behaviou?r)\b"
+)
+# A path of code such as `LruCache::insert`: its colons are not the sentence's.
+_CODE_PATH = re.compile(r"\b[\w.]+(?:::[\w.]+)+")
 # "don't change anything, just tell me": only an answer is wanted, whatever else is said.
 _ONLY_AN_ANSWER = re.compile(
     r"\b(?:do not|don'?t|dont)\s+(?:change|fix|edit|modify|touch)\s+(?:anything|it|this|that)\b"
@@ -87,7 +108,7 @@ _WORD = re.compile(r"[a-z][a-z_'0-9-]*")
 
 def shape_of(task: str) -> TaskShape:
     """The shape the person's words give `task`: QUESTION or CHANGE."""
-    words = _CODE_SPAN.sub("code", task.lower())
+    words = _CODE_PATH.sub("code", _CODE_SPAN.sub("code", task.lower()))
     sentences = [s.strip() for s in _SENTENCE.findall(words) if not _ONLY_CODE.fullmatch(s)]
     if _ONLY_AN_ANSWER.search(task.lower()):
         return TaskShape.QUESTION
@@ -95,11 +116,24 @@ def shape_of(task: str) -> TaskShape:
         return TaskShape.CHANGE
     if any(_WRONG.search(s) or _CAPABILITY.match(s) or _POSSIBLE.match(s) for s in sentences):
         return TaskShape.CHANGE
-    first_words = _WORD.findall(sentences[0])
+    first, first_words = sentences[0], _WORD.findall(sentences[0])
+    if _asks_a_cause(first, words):
+        return TaskShape.CHANGE
     opens_as_question = bool(first_words) and first_words[0] in QUESTION_OPENERS
+    if _SCENE.match(first) and not first.endswith("?"):
+        opens_as_question = False
+    opens_as_question = opens_as_question or bool(_EXPLAIN_ASKED.match(first))
     if opens_as_question or sentences[-1].endswith("?"):
         return TaskShape.QUESTION
     return TaskShape.CHANGE
+
+
+def _asks_a_cause(first: str, words: str) -> bool:
+    """ "why does X ...?" about what the code does, not the reasons for a choice."""
+    opener = _WHY.match(first)
+    if opener is None or _CHOICE_OF_OURS.match(first):
+        return False
+    return not _REASONS_ASKED.search(words[opener.end() :])
 
 
 def _commands_a_change(sentence: str) -> bool:

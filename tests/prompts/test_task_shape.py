@@ -22,7 +22,10 @@ from tui.meter_state import MeterState
 QUESTIONS = [
     "What does this project do? Answer in two sentences.",
     "where is billing_dates defined?",
-    "Why does parse return None for an empty line?",
+    "Why does parse_header lower-case the names? I assume there's a reason",  # a choice's reason
+    "why do we vendor the yaml parser?",  # a choice of the project's
+    "is LruCache::insert thread-safe?",  # a code path's colons end no sentence
+    "walk me through what happens when a webhook comes in",
     "How do I add a new subcommand?",  # a verb inside a question asks for no change
     "What does make_config do?",  # a name, not a command
     "Explain the retry logic in client.py",
@@ -64,6 +67,13 @@ CHANGES = [
     "how is the secret generated? also please stop hardcoding it",
     "why isn't the theme setting kept after a reload?",  # a negative why reports a symptom
     "why are the badges still counting messages I already read?",
+    # the cause of what the code does asked: a report of it
+    "Why does parse return None for an empty line?",
+    "any idea why go test hangs in the ratelimit package?",
+    "why is my CSV export missing the last row??",
+    # a scene set with "when I run", not a question word
+    "When I run `report --since 2024-01-01` it ignores --since. Expected only newer rows.",
+    "explain what reconcile does, then put that in a comment above it",
 ]
 
 
