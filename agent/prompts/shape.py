@@ -12,7 +12,7 @@ Small and general on purpose, so that anyone can predict it:
   happen, what crashes, raises, breaks, fails or is wrong ("why does this crash on empty
   lines? it should skip them" asks for a fix).
 - "how come" opens a report of behaviour that surprised the person: a change. So does
-  "would it be possible to..." (a feature asked for), and "why" ("any idea why", "is there
+  "would it be possible to..." and "I'd like it ..." (a feature asked for), and "why" ("any idea why", "is there
   a reason") asking the cause of what the code does ("why does parse return None?", "why
   is my export missing a row?"), unless it is about a choice of the team's ("why do we pin
   numpy?") or asks for the reasons behind one ("is that deliberate?", "just curious",
@@ -46,7 +46,7 @@ CHANGE_VERBS = frozenset({
     "set", "solve", "complete", "finish", "rip", "strip", "clean", "tidy", "bump",
     "upgrade", "handle", "allow", "accept", "skip", "ignore", "revert", "restore", "split",
     "merge", "expose", "document", "deduplicate", "simplify", "speed", "cache", "validate",
-    "stop", "put",
+    "stop", "put", "switch",
 })  # fmt: skip
 QUESTION_OPENERS = frozenset({
     "what", "what's", "whats", "why", "how", "where", "where's", "which", "who", "whom",
@@ -62,8 +62,16 @@ _WRONG = re.compile(
     r"|fails?|failing|off[- ]by[- ]one|off by (?:a|an|one|\d+)|doesn'?t work|isn'?t working"
     r"|not working|hangs?|takes forever|defeats the purpose)\b"
 )
+# "I'd like it bumped to 8 hours", "we want this cached": a change wished for.
+_WISHED = re.compile(
+    r"\b(?:i'?d|i would|we'?d|we would) (?:like|love|prefer)\b(?! to (?:know|understand|learn|"
+    r"see|ask|hear|check))|\b(?:i|we) (?:want|need) (?:it|this|that|them)\b"
+)
 # "walk me through the webhook": an explanation asked for without a question word.
-_EXPLAIN_ASKED = re.compile(r"^(?:walk me through|help me understand|give me an overview)\b")
+_EXPLAIN_ASKED = re.compile(
+    r"^(?:walk me through|help me understand|give me an overview"
+    r"|(?:i'?d|i would) like to (?:know|understand|learn))\b"
+)
 # "When I run X, it ignores --since": a clause setting the scene, not a question word.
 _SCENE = re.compile(
     r"^(?:when|whenever|if|after|once)\s+(?:i|we|you|they|it|someone|users?|people)\b"
@@ -84,7 +92,7 @@ _ONLY_AN_ANSWER = re.compile(
     r"(?!\s+else)(?!\s+(?:but|and|to|in|so)\b)"
     r"|\bno (?:edits|code changes)\b|\bjust (?:tell me|explain|curious)\b"
     r"|\bno (?:fix|change)(?:es|s)? (?:needed|wanted|please)\b|\b(?:only|just) want to understand\b"
-    r"|\bnot asking for (?:a )?(?:change|fix)"
+    r"|\bnot (?:asking|looking) for (?:a )?(?:change|fix)"
 )
 # "could the CLI also accept...", "can fetch_prices take...": more asked of the code.
 _CAPABILITY = re.compile(r"^(?:could|can)\s+(?!i\b|we\b|you\b|someone\b|one\b)\S")
@@ -114,7 +122,10 @@ def shape_of(task: str) -> TaskShape:
         return TaskShape.QUESTION
     if not sentences or any(_commands_a_change(s) for s in sentences):
         return TaskShape.CHANGE
-    if any(_WRONG.search(s) or _CAPABILITY.match(s) or _POSSIBLE.match(s) for s in sentences):
+    if any(
+        _WRONG.search(s) or _CAPABILITY.match(s) or _POSSIBLE.match(s) or _WISHED.search(s)
+        for s in sentences
+    ):
         return TaskShape.CHANGE
     first, first_words = sentences[0], _WORD.findall(sentences[0])
     if _asks_a_cause(first, words):

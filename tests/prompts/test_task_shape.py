@@ -26,6 +26,8 @@ QUESTIONS = [
     "why do we vendor the yaml parser?",  # a choice of the project's
     "is LruCache::insert thread-safe?",  # a code path's colons end no sentence
     "walk me through what happens when a webhook comes in",
+    "the logs warn `pool exhausted`. what does that mean? not looking for a fix yet",
+    "I'd like to understand how the scheduler picks a worker",
     "How do I add a new subcommand?",  # a verb inside a question asks for no change
     "What does make_config do?",  # a name, not a command
     "Explain the retry logic in client.py",
@@ -74,6 +76,9 @@ CHANGES = [
     # a scene set with "when I run", not a question word
     "When I run `report --since 2024-01-01` it ignores --since. Expected only newer rows.",
     "explain what reconcile does, then put that in a comment above it",
+    # a change wished for, or asked after a question
+    "How is the session timeout set? I'd like it bumped to 8 hours",
+    "why do we use a Mutex here? if there's no good reason, switch it to an RWMutex",
 ]
 
 
