@@ -1,9 +1,9 @@
 """How kiln shapes requests nobody here wrote, labelled change or question by writers who
 saw neither kiln's prompts nor its code: `requests.jsonl` (77; the rules were tuned on it),
 then `heldout.jsonl` (103), `heldout2.jsonl` (87), `heldout3.jsonl` (92),
-`heldout4.jsonl` (95) and `heldout5.jsonl` (100), each written by a writer of its own and measured once the rules
+`heldout4.jsonl` (95), `heldout5.jsonl` (100) and `heldout6.jsonl` (100), each written by a writer of its own and measured once the rules
 before it were written (each was then looked at to make the rules more general, and so is
-tuning data now); `heldout6.jsonl`, when present, is the next clean one. Prints the confusion matrix of `agent.prompts.shape.shape_of` against the labels,
+tuning data now). Prints the confusion matrix of `agent.prompts.shape.shape_of` against the labels,
 by kind, and every request it shapes wrongly; for a set whose rows say `keeps_behaviour`
 (a change that must not change what the code does), the matrix of
 `agent.prompts.shape.keeps_behaviour` on its change requests too. The target: no change

@@ -46,7 +46,8 @@ CHANGE_VERBS = frozenset({
     "set", "solve", "complete", "finish", "rip", "strip", "clean", "tidy", "bump",
     "upgrade", "handle", "allow", "accept", "skip", "ignore", "revert", "restore", "split",
     "merge", "expose", "document", "deduplicate", "simplify", "speed", "cache", "validate",
-    "stop", "put", "switch",
+    "stop", "put", "switch", "cap", "limit", "increase", "decrease", "raise", "lower",
+    "dedupe", "enable", "disable", "rework",
 })  # fmt: skip
 QUESTION_OPENERS = frozenset({
     "what", "what's", "whats", "why", "how", "where", "where's", "which", "who", "whom",
@@ -110,6 +111,12 @@ COMMAND_BEFORE = frozenset(["you", "please", "then", "just"])
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _ONLY_CODE = re.compile(r"[\s.?!;:]*(?:code[\s.?!;:]*)*")  # a "sentence" of quoted code alone
 
+_OBJECTS = frozenset(["it", "them"])
+# Before a verb, these make it a statement or a question, not a command.
+_SUBJECTS = frozenset([
+    "i", "we", "you", "they", "it", "he", "she", "do", "does", "did", "will", "would", "can",
+    "could", "should", "might", "must", "may", "shall", "not", "never", "to", "i'll", "we'll",
+])  # fmt: skip
 _SENTENCE = re.compile(r"[^.?!;:\n]+[.?!;:\n]*")
 _WORD = re.compile(r"[a-z][a-z_'0-9-]*")
 
@@ -161,6 +168,12 @@ def _commands_a_change(sentence: str) -> bool:
         if word not in CHANGE_VERBS or i == 0:
             continue
         if words[i - 1] in COMMAND_BEFORE or words[max(i - 2, 0) : i] == ["you", "to"]:
+            return True
+    # "if they match merge them", "and fix it so it accepts +": a bare change verb taking
+    # "it" or "them", not after a subject or "to" ("should I fix it?", "how to bump it").
+    for i, word in enumerate(words[:-1]):
+        after_subject = i > 0 and words[i - 1] in _SUBJECTS
+        if word in CHANGE_VERBS and words[i + 1] in _OBJECTS and not after_subject:
             return True
     # "if it's dead, rip it out": a verb opening the clause after a comma, in a sentence
     # that asks nothing.

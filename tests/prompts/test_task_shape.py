@@ -28,6 +28,7 @@ QUESTIONS = [
     "walk me through what happens when a webhook comes in",
     "the logs warn `pool exhausted`. what does that mean? not looking for a fix yet",
     "I'd like to understand how the scheduler picks a worker",
+    "should I fix it in the client or the server?",  # a verb after its subject asks
     "How do I add a new subcommand?",  # a verb inside a question asks for no change
     "What does make_config do?",  # a name, not a command
     "Explain the retry logic in client.py",
@@ -79,6 +80,8 @@ CHANGES = [
     # a change wished for, or asked after a question
     "How is the session timeout set? I'd like it bumped to 8 hours",
     "why do we use a Mutex here? if there's no good reason, switch it to an RWMutex",
+    "what's the difference between fetchUser and getUser? if they match merge them",
+    "how does the retry queue pick its backoff? also cap it at 10 minutes",
 ]
 
 
