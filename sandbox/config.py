@@ -16,23 +16,84 @@ DEFAULT_IMAGE = "kiln-sandbox:latest"
 class SandboxConfig:
     """Limits and choices for one sandbox; agent.settings.config fills it from settings."""
 
-    backend: str = "docker"  # "docker" | "bwrap" | "auto"
-    image: str = DEFAULT_IMAGE
-    dockerfile: str | None = None  # a repository may name its own, relative to its root
-    network: bool = False
-    memory: str = "2g"
-    cpus: float = 2.0
-    pids_limit: int = 512
-    disk_limit: str = "5g"  # what commands may write to the host's disk, all files together
-    output_cap_bytes: int = 10 * 1024
-    default_timeout_s: float = 120.0
-    env: dict[str, str] = field(default_factory=dict)  # extra variables, nothing inherited
+    backend: str = field(
+        default="docker",
+        metadata={
+            "doc": "docker, bwrap (bubblewrap, no memory, pids or CPU limits) or auto "
+            "(bubblewrap when no Docker engine answers)."
+        },
+    )
+    image: str = field(default=DEFAULT_IMAGE, metadata={"doc": "The sandbox's image."})
+    dockerfile: str | None = field(
+        default=None,
+        metadata={
+            "doc": "A Dockerfile, relative to the repository's root, built once and "
+            "tagged by its content, used instead of `image`."
+        },
+    )
+    network: bool = field(
+        default=False, metadata={"doc": "Give the sandbox a network (it has none otherwise)."}
+    )
+    memory: str = field(default="2g", metadata={"doc": "The container's memory limit."})
+    cpus: float = field(default=2.0, metadata={"doc": "CPUs the container may use."})
+    pids_limit: int = field(
+        default=512, metadata={"doc": "Processes the container may run at once."}
+    )
+    disk_limit: str = field(
+        default="5g",
+        metadata={
+            "doc": "What commands may write to your disk, all files together; a "
+            "command that writes past it is stopped."
+        },
+    )
+    output_cap_bytes: int = field(
+        default=10 * 1024,
+        metadata={
+            "doc": "Bytes of a command's output the model sees (head and tail); the "
+            "whole output is kept in a file."
+        },
+    )
+    default_timeout_s: float = field(
+        default=120.0,
+        metadata={"doc": "Seconds a command may run when it names no limit of its own."},
+    )
+    env: dict[str, str] = field(
+        default_factory=dict,
+        metadata={
+            "doc": "Variables set in the sandbox; nothing is inherited from kiln's own environment."
+        },
+    )
     # The setup phase (sandbox/setup.py): commands run once, cached as an image.
-    setup: tuple[str, ...] = ()
-    setup_auto: bool = True  # with no `setup`, propose it from the dependency files
-    setup_network: bool = False  # only the person's own config may turn this on
-    setup_timeout_s: float = 1800.0
-    state_dir: Path | None = None  # where workspaces, outputs and checkpoints live
-    # More labels on its container and volume (`kiln batch`: the batch and the task), beside
-    # kiln's own, which `kiln sandbox prune` reads; not settable from files.
-    labels: dict[str, str] = field(default_factory=dict)
+    setup: tuple[str, ...] = field(
+        default=(),
+        metadata={
+            "doc": "Commands run once, as root, before the first session; what they "
+            "install is kept as an image named after the dependency files."
+        },
+    )
+    setup_auto: bool = field(
+        default=True,
+        metadata={"doc": "With no `setup`, propose one from the dependency files."},
+    )
+    setup_network: bool = field(
+        default=False,
+        metadata={"doc": "Let setup use the network; only your own config.toml may turn this on."},
+    )
+    setup_timeout_s: float = field(
+        default=1800.0, metadata={"doc": "Seconds the setup commands may take."}
+    )
+    state_dir: Path | None = field(
+        default=None,
+        metadata={
+            "doc": "Where workspaces, outputs and checkpoints live (default "
+            "`$XDG_STATE_HOME/kiln/sandboxes`)."
+        },
+    )
+    # kiln's own bookkeeping, read by `kiln sandbox prune`.
+    labels: dict[str, str] = field(
+        default_factory=dict,
+        metadata={
+            "doc": "More labels on the container and volume (`kiln batch`: the batch "
+            "and the task), beside kiln's own; not settable from files."
+        },
+    )

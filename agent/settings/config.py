@@ -27,10 +27,27 @@ from sandbox.config import SandboxConfig
 class TestsSettings:
     """`[tests]`: which command runs the tests, whether edits run them, and for how long."""
 
-    command: str = ""  # empty: detect pytest, unittest, npm test, go test, cargo test, make test
-    run_after_edits: bool = True
-    timeout_s: float = 600.0
-    max_finish_refusals: int = 3  # `finish` while tests fail is answered this many times
+    command: str = field(
+        default="",
+        metadata={
+            "doc": "The test command. Empty: the command the task names, else one kiln "
+            "detects (pytest, unittest, npm test, go test, cargo test, make test) whose program "
+            "the sandbox has."
+        },
+    )
+    run_after_edits: bool = field(
+        default=True, metadata={"doc": "Run the tests after each step that edited files."}
+    )
+    timeout_s: float = field(
+        default=600.0, metadata={"doc": "Seconds one test run may take before it is stopped."}
+    )
+    max_finish_refusals: int = field(
+        default=3,
+        metadata={
+            "doc": "How many times `finish` while the tests fail is answered with the "
+            "test digest instead of ending the run."
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -38,23 +55,62 @@ class Limits:
     """`[limits]`: what a run may spend (steps, calls, tokens, dollars, time) before it stops,
     and how many repeats, fruitless edits or malformed replies end it."""
 
-    max_steps: int = 50
-    max_tool_calls: int = 200
-    max_tokens: int = 0  # 0: no token budget
-    budget_usd: float = 0.0  # 0: no dollar budget
-    timeout_s: float = 0.0  # wall clock; 0: none
-    repeat_limit: int = 4  # the same call this many times in a row stops the run
-    # Edits in a row that leave the test result as it was (or fail to apply) stop the run.
-    no_progress_edits: int = 4
-    format_error_limit: int = 3
+    max_steps: int = field(default=50, metadata={"doc": "Model turns a run may take."})
+    max_tool_calls: int = field(default=200, metadata={"doc": "Tool calls a run may make."})
+    max_tokens: int = field(
+        default=0,
+        metadata={
+            "doc": "Tokens a session may use, prompt and output of every request; "
+            "0: no token budget."
+        },
+    )
+    budget_usd: float = field(
+        default=0.0,
+        metadata={
+            "doc": "US dollars a session may spend; 0: no dollar budget. A warning at "
+            "80%, at 100% the run stops before its next request."
+        },
+    )
+    timeout_s: float = field(
+        default=0.0,
+        metadata={
+            "doc": "Wall-clock seconds a run may take; 0: none (a small model's run gets 180)."
+        },
+    )
+    repeat_limit: int = field(
+        default=4, metadata={"doc": "The same call this many times in a row stops the run."}
+    )
+    no_progress_edits: int = field(
+        default=4,
+        metadata={
+            "doc": "Edits in a row that leave the test result as it was (or fail to "
+            "apply) stop the run (`no_progress`)."
+        },
+    )
+    format_error_limit: int = field(
+        default=3,
+        metadata={
+            "doc": "Unusable tool calls in a row (unknown tool, bad JSON, a missing "
+            "argument) before the run stops."
+        },
+    )
 
 
 @dataclass(frozen=True)
 class ContextSettings:
     """`[context]`: the repo map's size in the prompt and when the conversation is compacted."""
 
-    map_tokens: int = 1500  # the repo map in the stable prompt prefix; 0: none
-    compact_at: float = 0.8  # share of the context window where compaction starts
+    map_tokens: int = field(
+        default=1500,
+        metadata={"doc": "Tokens of the repo map in the stable prompt prefix; 0: none."},
+    )
+    compact_at: float = field(
+        default=0.8,
+        metadata={
+            "doc": "The share of the context window (less the reply's) at which the "
+            "conversation is compacted."
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -62,55 +118,101 @@ class McpServer:
     """`[mcp_servers.NAME]` (Codex's form) or an entry of a trusted repository's `.mcp.json`
     (Claude Code's): a stdio server (`command`) or a streamable HTTP one (`url`)."""
 
-    command: str = ""
-    args: tuple[str, ...] = ()
-    env: dict[str, str] = field(default_factory=dict)
-    url: str = ""
-    headers: dict[str, str] = field(default_factory=dict)
-    bearer_token_env_var: str = ""  # the variable holding the token sent to `url`
-    allow: tuple[str, ...] = ()  # tools that run without asking in ask and auto-edit modes
-    # Variables of the person's environment passed on although they hold a model key
-    # (a stdio server gets the environment without them otherwise).
-    env_vars: tuple[str, ...] = ()
-    enabled: bool = True
-    startup_timeout_sec: float = 20.0
-    tool_timeout_sec: float = 60.0
+    command: str = field(default="", metadata={"doc": "The program of a stdio server."})
+    args: tuple[str, ...] = field(default=(), metadata={"doc": "Its arguments."})
+    env: dict[str, str] = field(
+        default_factory=dict, metadata={"doc": "Variables set for a stdio server."}
+    )
+    url: str = field(
+        default="",
+        metadata={"doc": "The URL of a streamable HTTP server (instead of `command`)."},
+    )
+    headers: dict[str, str] = field(
+        default_factory=dict, metadata={"doc": "HTTP headers sent to `url`."}
+    )
+    bearer_token_env_var: str = field(
+        default="", metadata={"doc": "The variable holding the bearer token sent to `url`."}
+    )
+    allow: tuple[str, ...] = field(
+        default=(),
+        metadata={"doc": "Tools that run without asking in ask and auto-edit modes."},
+    )
+    env_vars: tuple[str, ...] = field(
+        default=(),
+        metadata={
+            "doc": "Variables of your environment passed on although they hold a "
+            "model key (a stdio server gets the environment without them otherwise)."
+        },
+    )
+    enabled: bool = field(default=True, metadata={"doc": "false: the server is not started."})
+    startup_timeout_sec: float = field(
+        default=20.0, metadata={"doc": "Seconds the server has to start."}
+    )
+    tool_timeout_sec: float = field(
+        default=60.0, metadata={"doc": "Seconds one tool call may take."}
+    )
 
 
 @dataclass(frozen=True)
 class McpSettings:
     """`[mcp]`: what holds for all MCP servers together (each server's own is McpServer)."""
 
-    # MCP tools offered beyond this many are left out (with a warning): every tool's schema
-    # is in every request, and a long list crowds out the coding tools.
-    max_tools: int = 40
+    # Every tool's schema is in every request, and a long list crowds out the coding tools.
+    max_tools: int = field(
+        default=40,
+        metadata={"doc": "MCP tools offered to the model; the rest are left out, with a warning."},
+    )
 
 
 @dataclass(frozen=True)
 class GitSettings:
     """`[git]`: whether kiln commits the changes it applies, and on which branch."""
 
-    commit: bool = False  # commit each change set kiln applies (kiln run --commit, /commit)
-    # The branch kiln commits on: "" the current one, or a name where {session} is the
-    # session id, e.g. "kiln/{session}" (the review queue accepts onto the branch left).
-    branch: str = ""
+    commit: bool = field(
+        default=False,
+        metadata={
+            "doc": "Commit each change set kiln applies (as `kiln run --commit` and `/commit` do)."
+        },
+    )
+    branch: str = field(
+        default="",
+        metadata={
+            "doc": "The branch kiln commits on: empty, the current one; else a name "
+            "where `{session}` is the session id, e.g. `kiln/{session}`."
+        },
+    )
 
 
 @dataclass(frozen=True)
 class AgentsSettings:
     """`[agents]`: child agents (the `agent` tool) and parallel attempts (`--attempts`)."""
 
-    # Children, or attempts, running at once, each in a sandbox of its own. The embedded
-    # model's server answers one request at a time on two cores: 1 there, whatever is set.
-    max_parallel: int = 3
+    # The embedded model's server answers one request at a time on two cores: 1 there.
+    max_parallel: int = field(
+        default=3,
+        metadata={
+            "doc": "Children, or attempts, running at once, each in a sandbox of its "
+            "own (1 with the embedded model, whatever is set)."
+        },
+    )
 
 
 @dataclass(frozen=True)
 class UiSettings:
     """`[ui]`: the colour theme and the approval mode a session starts in."""
 
-    theme: str = "kiln-dark"
-    mode: str = "ask"
+    theme: str = field(
+        default="kiln-dark",
+        metadata={
+            "doc": "The TUI's theme: kiln-dark, kiln-light, kiln-high-contrast or one of your own."
+        },
+    )
+    mode: str = field(
+        default="ask",
+        metadata={
+            "doc": "The approval mode a session starts in: plan, ask, auto-edit or full-auto."
+        },
+    )
 
 
 @dataclass(frozen=True)
