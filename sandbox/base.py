@@ -11,6 +11,7 @@ from typing import Protocol, runtime_checkable
 # first frame loads the settings but not the protocol or the results below.
 from sandbox.config import DEFAULT_IMAGE as DEFAULT_IMAGE
 from sandbox.config import SandboxConfig as SandboxConfig
+from sandbox.services import READ_MOST, Service, ServiceOutput
 
 
 class SandboxError(Exception):
@@ -42,6 +43,30 @@ class ExecResult:
     @property
     def ok(self) -> bool:
         return self.exit_code == 0 and not self.timed_out
+
+
+class NoServices:
+    """The service methods of a sandbox that never runs one (a review's read-only view)."""
+
+    def services(self) -> list[Service]:
+        return []
+
+    def on_service_end(self, callback: Callable[[Service], None]) -> None:
+        return None
+
+    async def start_service(self, command: str, kind: str = "job") -> Service:
+        raise SandboxError("This sandbox runs no jobs; run the command without `background`.")
+
+    async def read_service(
+        self, service_id: str, *, new: bool = True, most: int = READ_MOST
+    ) -> tuple[Service, ServiceOutput]:
+        raise SandboxError(f"There is no job {service_id!r}; this sandbox runs none.")
+
+    async def stop_service(self, service_id: str, how: str) -> Service:
+        raise SandboxError(f"There is no job {service_id!r}; this sandbox runs none.")
+
+    async def stop_services(self, how: str) -> list[Service]:
+        return []
 
 
 @runtime_checkable
@@ -89,5 +114,21 @@ class Sandbox(Protocol):
     async def checkpoint(self, label: str) -> str: ...
 
     async def restore(self, ref: str) -> None: ...
+
+    # Services: processes kept running beside the session (sandbox/services.py). A backend
+    # that cannot hold one to the sandbox's limits refuses to start one, in one sentence.
+    def services(self) -> list[Service]: ...
+
+    def on_service_end(self, callback: Callable[[Service], None]) -> None: ...
+
+    async def start_service(self, command: str, kind: str = "job") -> Service: ...
+
+    async def read_service(
+        self, service_id: str, *, new: bool = True, most: int = READ_MOST
+    ) -> tuple[Service, ServiceOutput]: ...
+
+    async def stop_service(self, service_id: str, how: str) -> Service: ...
+
+    async def stop_services(self, how: str) -> list[Service]: ...
 
     async def close(self) -> None: ...

@@ -19,6 +19,7 @@ from sandbox import gitstate, quota, strays
 from sandbox.base import ExecResult, SandboxConfig, SandboxError
 from sandbox.idle_watch import IdleDiskWatch
 from sandbox.output import OutputCapture
+from sandbox.services import DISK, NO_JOBS, READ_MOST, Service, ServiceOutput, ServiceRunner
 from sandbox.sizes import parse_bytes
 from sandbox.workspace import Layout
 
@@ -148,8 +149,11 @@ class WorkspaceSandbox:
             self.disk_limit,
             config.disk_limit,
             lambda: self._running > 0,
-            self.stop_strays,
+            self._stop_background,
         )
+        # Processes kept beside the session (sandbox/services.py); None: this backend
+        # cannot hold one to the sandbox's limits, so none starts.
+        self.service_table: ServiceRunner | None = None
 
     # -- backend hooks ---------------------------------------------------------------
     async def _run(
@@ -180,6 +184,54 @@ class WorkspaceSandbox:
         """Kill what commands left running in the background; how many. Nothing by default:
         a backend whose commands each end with their own pid namespace leaves none."""
         return 0
+
+    async def _stop_background(self) -> int:
+        """Past the disk limit between commands: the jobs stop and the strays die."""
+        stopped = await self.stop_services(DISK)
+        return len(stopped) + await self.stop_strays()
+
+    # -- services (sandbox/services.py) ------------------------------------------------
+    def services(self) -> list[Service]:
+        """Every service this sandbox started, running or ended, oldest first."""
+        table = self.service_table
+        return list(table.services.values()) if table is not None else []
+
+    def on_service_end(self, callback: Callable[[Service], None]) -> None:
+        """`callback(service)` once each service has ended, however it ended."""
+        if self.service_table is not None:
+            self.service_table.on_end = callback
+
+    async def start_service(self, command: str, kind: str = "job") -> Service:
+        """Start `command` in the workspace as a service; returns at once."""
+        if self.service_table is None:
+            raise SandboxError(NO_JOBS)
+        self._need_layout()
+        return await self.service_table.start(command, kind, gitstate.WORKSPACE)
+
+    async def read_service(
+        self, service_id: str, *, new: bool = True, most: int = READ_MOST
+    ) -> tuple[Service, ServiceOutput]:
+        """With `new`, what was not read yet (which counts as read now); else its last
+        `most` bytes."""
+        table = self._services()
+        service = table.get(service_id)
+        output = await table.read(service, service.read_upto if new else 0, most)
+        if new:
+            service.read_upto = output.end
+        return service, output
+
+    async def stop_service(self, service_id: str, how: str) -> Service:
+        table = self._services()
+        return await table.stop(table.get(service_id), how)
+
+    async def stop_services(self, how: str) -> list[Service]:
+        """Every service still running stopped (`how`: why); which they were."""
+        return await self.service_table.stop_all(how) if self.service_table else []
+
+    def _services(self) -> ServiceRunner:
+        if self.service_table is None:
+            raise SandboxError(NO_JOBS)
+        return self.service_table
 
     # -- exec ------------------------------------------------------------------------
     async def exec(

@@ -14,6 +14,7 @@ from typing import Any
 from sandbox import gitstate, workspace
 from sandbox.base import SandboxConfig
 from sandbox.exec_channel import launch_command
+from sandbox.services import SERVICES
 from sandbox.sizes import parse_bytes
 
 TMPFS_PATHS = ("/tmp", "/var/tmp")
@@ -111,10 +112,12 @@ def container_spec(
 
 def _mounts(repo: Path, layout: workspace.Layout, config: SandboxConfig) -> list[dict[str, Any]]:
     """Everything mounted besides the workspace: kiln's git dir, the commands' whole
-    outputs, the repository's objects (read-only), and /etc/hosts without a network."""
+    outputs, the services' logs, the repository's objects (read-only), and /etc/hosts
+    without a network."""
     mounts = [
         _mount(gitstate.KILN_GIT, str(layout.kiln_git), "bind"),
         _mount(gitstate.OUTPUTS, str(layout.outputs), "bind", read_only=True),
+        _mount(SERVICES, str(layout.services), "bind"),
     ]
     objects = gitstate.repo_objects(repo)
     if objects is not None:

@@ -35,6 +35,7 @@ from sandbox.common import (
 from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
 from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel
+from sandbox.service_table import ServiceTable
 
 T = TypeVar("T")
 
@@ -65,6 +66,7 @@ class DockerSandbox(WorkspaceSandbox):
         self._cancel_setup = threading.Event()
         self._progress_here: setup.Progress = self.progress
         self._waiting_here: Callable[[], None] = lambda: None
+        self.service_table = ServiceTable(self._live_channel)  # the jobs, on its server
 
     # -- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:

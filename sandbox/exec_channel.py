@@ -178,6 +178,48 @@ class ExecChannel:
         ended = await self._ask(request, _drop, errors.append, FILE_DEADLINE_S)
         return ended.code, b"".join(errors).decode("utf-8", "replace").strip()
 
+    def start_service(
+        self, argv: list[str], *, cwd: str, env: dict[str, str], log: str, keep: int
+    ) -> tuple[int, asyncio.Future[Ended]]:
+        """Start a service (a job): it runs until it exits or is stopped, its output kept
+        in `log` inside the container, its last `keep` bytes at most. Its request id, and
+        the future its end resolves (ChannelClosed: it never started)."""
+        request = {
+            "argv": argv, "cwd": cwd, "env": env, "stdin": None, "limit": None,
+            "sweep": True, "service": log, "keep": keep,
+        }  # fmt: skip
+        return self._submit(request, _drop, _drop)
+
+    def stop_service(self, rid: int) -> None:
+        """TERM service `rid`'s process group, KILL it a second later; its future says
+        when it ended."""
+        with contextlib.suppress(ChannelClosed):
+            self._send(_frame({"stop": rid}))
+
+    async def peek(self, rid: int, since: int, most: int) -> tuple[int | None, bytes, bytes]:
+        """Service `rid`'s output from `since` (its last `most` bytes at most): exit 0, the
+        bytes, and the server's line about them (offset, total, running, ports); 44 when
+        there is no such service, None when the server went away."""
+        data: list[bytes] = []
+        line: list[bytes] = []
+        request = {"peek": rid, "since": since, "most": most}
+        ended = await self._ask(request, data.append, line.append, FILE_DEADLINE_S)
+        return ended.code, b"".join(data), b"".join(line)[:4096]
+
+    def _submit(
+        self, request: Mapping[str, object], out: Sink, err: Sink
+    ) -> tuple[int, asyncio.Future[Ended]]:
+        loop = asyncio.get_running_loop()
+        rid = next(self._ids)
+        job = _Job(out, err, loop.create_future(), loop)
+        self._jobs[rid] = job
+        try:
+            self._send(_frame({"id": rid, **request}))
+        except ChannelClosed:
+            self._jobs.pop(rid, None)
+            raise
+        return rid, job.future
+
     async def _ask(
         self, request: Mapping[str, object], out: Sink, err: Sink, deadline_s: float | None
     ) -> Ended:

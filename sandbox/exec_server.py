@@ -27,6 +27,14 @@ writes them; kiln itself never unmarshals anything that comes out of a container
    "limit": seconds|None, "sweep": true|false}
       limit: a command (above) stopped after that long; sweep: kill the strays at its end
   {"kill": N}    SIGKILL the process group of request N
+  {"id": N, "argv": [...], "cwd", "env", "service": path, "keep": bytes}
+      a service (a job): no limit, its output not sent but kept in `path`, its last
+      `keep` bytes at most (see RingLog); the request ends when it exits
+  {"stop": N}    TERM service N's process group, KILL it a second later
+  {"id": N, "peek": S, "since": offset, "most": bytes}   service S's output from `since`
+      (its last `most` bytes at most) as stdout, then on stderr one ASCII line: the offset
+      of what was sent, the bytes written in all, 1 if it runs, its listening TCP ports
+      (comma-separated); exit 0, or 44 when there is no such service
   {"id": N, "read": path}   the file's bytes as stdout, exit 0; 44 when it cannot be read
   {"id": N, "write": path, "stdin": bytes}   written as `mkdir -p` and `cat >` would;
       exit 0, or 1 and why on stderr (no process is started for either)
@@ -34,6 +42,12 @@ Replies on stdout are frames: a 9-byte header (id: u32, kind: u8, length: u32) +
   kind 4: the request was taken (before anything of it runs); 1: stdout bytes;
   2: stderr bytes; 5: ready (id 0, at start);
   3: exit status (i32), strays killed (u32), the container's OOM kills so far (i32, -1: unknown)
+
+A service is kept, and so is what it starts, while it runs: the sweep leaves alone every
+process in a live service's session (a double fork that stays in it included); a process
+that left it (`setsid`) is a stray like any other, and so is all of a service once it
+ended. While a service runs the sweep also runs every SWEEP_EVERY_S seconds (its kills
+counted in the next command's exit status): no escapee waits for a command to end.
 """
 
 from __future__ import annotations
@@ -57,6 +71,7 @@ if TYPE_CHECKING:
 OUT, ERR, EXIT, TAKEN, READY = 1, 2, 3, 4, 5
 TIMED_OUT = 124
 CHUNK = 65536
+SWEEP_EVERY_S = 2.0
 READ = select.POLLIN | select.POLLHUP | select.POLLERR
 
 
@@ -91,6 +106,59 @@ class Job:
         self.timed_out = False
         self.outputs: dict[int, int] = {}  # the command's open output pipes: fd -> OUT or ERR
         self.stdin: int | None = None  # its input pipe, while input is left to write
+        self.log: RingLog | None = None  # a service's: where its output goes
+
+
+class RingLog:
+    """A service's output on disk, its last part only, however much it writes: two files
+    of at most half the cap each, the older one `path`.1, so no byte is ever copied."""
+
+    def __init__(self, path: str, keep: int) -> None:
+        self.path, self.older = path, path + ".1"
+        self.half = max(keep // 2, 4096)
+        self.fd = -1
+        self.size = 0  # bytes in `path`
+        self.older_size = 0  # bytes in `path`.1
+        self.total = 0  # bytes written in all (the offsets kiln reads from count these)
+        quietly(os.remove, self.older)
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+
+    def write(self, data: bytes) -> None:
+        while data and self.fd >= 0:
+            if self.size >= self.half:  # the older half goes; the current one becomes it
+                os.close(self.fd)
+                self.fd = -1
+                os.replace(self.path, self.older)
+                self.older_size, self.size = self.size, 0
+                self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            piece = data[: self.half - self.size]
+            written = os.write(self.fd, piece)
+            self.size += written
+            self.total += written
+            data = data[written:]
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def read(self, since: int, most: int) -> tuple[int, bytes]:
+        """(offset, bytes) of what is kept from `since` on, its last `most` bytes at most."""
+        current = self.total - self.size  # where `path` begins
+        begin = max(since, current - self.older_size, self.total - most, 0)
+        data, at = b"", begin
+        older = (self.older, current - self.older_size, self.older_size)
+        for name, first, size in (older, (self.path, current, self.size)):
+            if not first <= at < first + size:
+                continue
+            try:
+                with open(name, "rb") as kept:
+                    kept.seek(at - first)
+                    piece = kept.read(first + size - at)
+            except OSError:  # removed or cut by a command: what is left is what it has
+                piece = b""
+            data, at = data + piece, at + len(piece)
+        return begin, data
 
 
 class Server:
@@ -99,6 +167,9 @@ class Server:
         self.jobs: dict[int, Job] = {}
         self.where: dict[int, tuple[str, int]] = {}  # fd -> (what it is, request id)
         self.buf = bytearray()
+        self.logs: dict[int, RingLog] = {}  # every service's log, kept after it ends
+        self.swept = 0  # strays killed while no command ran, told with the next one
+        self.next_sweep = 0.0
         # Only the standard streams reach a command (as Popen's close_fds did).
         for name in os.listdir("/proc/self/fd"):
             if int(name) > 2:  # the listing's own descriptor is closed by now: quietly
@@ -146,11 +217,24 @@ class Server:
                     self.pump(rid, fd)
             self.reap()
             self.enforce_limits()
+            self.sweep_beside_services()
 
     def until_next_limit(self) -> int | None:
-        """Milliseconds until a command's time is up (None: no command is limited)."""
+        """Milliseconds until a command's time is up or the next sweep beside a service
+        is due (None: nothing is limited and no service runs)."""
         due = [t for job in self.jobs.values() for t in (job.deadline, job.kill_at) if t]
+        if self.services():
+            due.append(self.next_sweep)
         return None if not due else max(0, int((min(due) - time.monotonic()) * 1000) + 1)
+
+    def services(self) -> set[int]:
+        """The sessions of the services still running: the sweep leaves them alone."""
+        return {job.pid for job in self.jobs.values() if job.log is not None}
+
+    def sweep_beside_services(self) -> None:
+        if self.services() and time.monotonic() >= self.next_sweep:
+            self.next_sweep = time.monotonic() + SWEEP_EVERY_S
+            self.swept += sweep(self.services())
 
     def enforce_limits(self) -> None:
         """As `timeout -k 1 LIMIT` would: TERM the command's process group when its time is
@@ -189,8 +273,17 @@ class Server:
             if job is not None:
                 kill(job)
             return
+        if "stop" in req:
+            job = self.jobs.get(req["stop"])
+            if job is not None and job.log is not None and job.kill_at is None:
+                quietly(os.killpg, job.pid, signal.SIGTERM)
+                job.kill_at = time.monotonic() + 1
+            return
         rid = req["id"]
         send(rid, TAKEN)  # from here on, kiln must not send this request again
+        if "peek" in req:
+            self.peek(rid, req["peek"], req.get("since") or 0, req.get("most") or CHUNK)
+            return
         if "read" in req:
             send(rid, EXIT, exit_status(read_file(rid, req["read"]), 0, -1))
             return
@@ -206,8 +299,10 @@ class Server:
         # A command (what exec() runs: it has a limit) starts exactly as from `docker exec`;
         # kiln's own scripts (git, cat) start the cheaper way (see spawn_fast).
         limit = req.get("limit")
-        command = limit is not None
+        service = req.get("service")
+        command = limit is not None or service is not None
         try:
+            log = RingLog(service, req.get("keep") or 2 << 20) if service else None
             job = self.spawn(rid, req["argv"], req.get("cwd") or "/", env, data, command)
         except OSError as exc:  # no such directory, or no process left under the pids limit
             send(rid, ERR, f"kiln: could not start the command: {exc}\n".encode())
@@ -217,7 +312,25 @@ class Server:
         job.sweep = bool(req.get("sweep"))
         if limit is not None:
             job.command, job.deadline = True, time.monotonic() + limit
+        if log is not None:
+            job.command, job.log = True, log
+            self.logs[rid] = log
+            self.next_sweep = time.monotonic() + SWEEP_EVERY_S
         self.jobs[rid] = job
+
+    def peek(self, rid: int, service: int, since: int, most: int) -> None:
+        log = self.logs.get(service)
+        if log is None:
+            send(rid, EXIT, exit_status(44, 0, -1))
+            return
+        begin, data = log.read(since, most)
+        if data:
+            send(rid, OUT, data)
+        job = self.jobs.get(service)
+        ports = listening_ports(job.pid) if job is not None else []
+        line = f"{begin} {log.total} {int(job is not None)} {','.join(map(str, ports))}"
+        send(rid, ERR, line.encode())
+        send(rid, EXIT, exit_status(0, 0, -1))
 
     def spawn(
         self, rid: int, argv: list[str], cwd: str, env: dict[str, str], data: bytes | None,
@@ -276,10 +389,21 @@ class Server:
         except BlockingIOError:
             return
         if data:
-            send(rid, job.outputs[fd], data)
+            self.forward(rid, job, job.outputs[fd], data)
             return
         del job.outputs[fd]
         self.close(fd)
+
+    @staticmethod
+    def forward(rid: int, job: Job, kind: int, data: bytes) -> None:
+        """A command's output goes to kiln; a service's to its log (a full disk: dropped)."""
+        if job.log is None:
+            send(rid, kind, data)
+            return
+        try:
+            job.log.write(data)
+        except OSError:
+            job.log.close()
 
     def reap(self) -> None:
         """Finish every request whose command exited (its output read to the end first)."""
@@ -290,19 +414,23 @@ class Server:
             if job.command:  # what it left running in the background goes with it
                 kill(job)
             for fd, kind in list(job.outputs.items()):
-                self.finish_pipe(rid, fd, kind)
+                self.finish_pipe(rid, job, fd, kind)
             job.outputs.clear()
             if job.stdin is not None:
                 self.close(job.stdin)
                 job.stdin = None
+            if job.log is not None:
+                job.log.close()
             del self.jobs[rid]
-            strays = sweep() if job.sweep else 0
+            strays = sweep(self.services()) if job.sweep else 0
+            if job.command and job.log is None:
+                strays, self.swept = strays + self.swept, 0
             code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
             if job.timed_out:
                 code = TIMED_OUT  # `timeout`'s own exit status
             send(rid, EXIT, exit_status(code, strays, oom_kills()))
 
-    def finish_pipe(self, rid: int, fd: int, kind: int) -> None:
+    def finish_pipe(self, rid: int, job: Job, fd: int, kind: int) -> None:
         """Forward what the command wrote before it exited, then close: a background child
         still holding the pipe open does not keep the request open."""
         try:
@@ -310,7 +438,7 @@ class Server:
                 data = os.read(fd, CHUNK)
                 if not data:
                     break
-                send(rid, kind, data)
+                self.forward(rid, job, kind, data)
         except BlockingIOError:
             pass
         self.close(fd)
@@ -463,22 +591,23 @@ def proc_stats() -> list[tuple[int, list[bytes]]]:
     return found
 
 
-def processes() -> dict[int, tuple[int, bytes, int]]:
-    """pid -> (parent pid, state, start time) of every process in the container."""
-    return {pid: (int(f[1]), f[0], int(f[19])) for pid, f in proc_stats()}
+def processes() -> dict[int, tuple[int, bytes, int, int]]:
+    """pid -> (parent pid, state, start time, session) of every process in the container."""
+    return {pid: (int(f[1]), f[0], int(f[19]), int(f[3])) for pid, f in proc_stats()}
 
 
-def strays(table: dict[int, tuple[int, bytes, int]]) -> list[int]:
+def strays(table: dict[int, tuple[int, bytes, int, int]], kept: set[int]) -> list[int]:
     """Live processes that hang under init but not from its first child (the container's
     main process): what is left of a command that left its process group. A process whose
-    line of parents ends at pid 0 came from a `docker exec` (kiln's own) and is kept."""
-    under_init = [pid for pid, (parent, _state, _start) in table.items() if parent == 1]
+    line of parents ends at pid 0 came from a `docker exec` (kiln's own) and is kept, and
+    so is one in a running service's session (`kept`): what a service started is its own."""
+    under_init = [pid for pid, (parent, *_rest) in table.items() if parent == 1]
     if not under_init:
         return []
     main = min(under_init, key=lambda pid: (table[pid][2], pid))
     found = []
-    for pid, (parent, state, _start) in table.items():
-        if pid == 1 or state in (b"Z", b"X"):
+    for pid, (parent, state, _start, session) in table.items():
+        if pid == 1 or state in (b"Z", b"X") or session in kept:
             continue
         top, seen = pid, 0
         while parent not in (0, 1) and parent in table and seen < len(table):
@@ -488,12 +617,13 @@ def strays(table: dict[int, tuple[int, bytes, int]]) -> list[int]:
     return found
 
 
-def sweep() -> int:
-    """Kill every stray; how many there were. They are stopped first, round after round
-    until no new one appears, so none can fork another between the look and the kill."""
+def sweep(kept: set[int]) -> int:
+    """Kill every stray (`kept`: the running services' sessions); how many there were.
+    They are stopped first, round after round until no new one appears, so none can fork
+    another between the look and the kill."""
     stopped: set[int] = set()
     for _round in range(50):
-        new = [pid for pid in strays(processes()) if pid not in stopped]
+        new = [pid for pid in strays(processes(), kept) if pid not in stopped]
         if not new:
             break
         for pid in new:
@@ -502,6 +632,42 @@ def sweep() -> int:
     for pid in stopped:
         quietly(os.kill, pid, signal.SIGKILL)
     return len(stopped)
+
+
+def listening_ports(session: int) -> list[int]:
+    """The TCP ports on which a process of `session`, or one it started, listens: its
+    sockets' inodes matched against the container's /proc/net/tcp tables (state 0A)."""
+    table = processes()
+    inodes = set()
+    for pid, (parent, _state, _start, owner) in table.items():
+        seen = 0
+        while owner != session and parent in table and seen < len(table):
+            parent, owner, seen = table[parent][0], table[parent][3], seen + 1
+        if owner != session:
+            continue
+        try:
+            names = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for name in names:
+            try:
+                link = os.readlink(f"/proc/{pid}/fd/{name}")
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                inodes.add(link[8:-1])
+    ports = set()
+    for path in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(path) as sockets:
+                lines = sockets.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 9 and fields[3] == "0A" and fields[9] in inodes:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return sorted(ports)
 
 
 def oom_kills() -> int:

@@ -4,7 +4,8 @@ A command runs in a process group of its own, which is killed when it returns; a
 that left that group (`setsid`, `nohup ... &` with a double fork, a daemon) outlives it and
 becomes a child of the container's init. Everything kiln keeps descends either from the
 container's main process (the command server) or from a `docker exec` (kiln's own
-bookkeeping), so a process under init that does neither is a stray, and is killed. The
+bookkeeping), or belongs to a running service's session (a job's: sandbox/services.py),
+so a process under init that does none of these is a stray, and is killed. The
 command server does this itself when a command ends (sandbox/exec_server.py); SWEEP_SCRIPT
 is the same rule as a shell script, for containers where the server cannot run.
 """
@@ -61,7 +62,7 @@ def strays_sentence(count: int) -> str:
     return (
         f"kiln killed {what} the command left running in the background (outside its "
         "process group: setsid, nohup, a double fork); nothing a command starts may outlive "
-        "it, so run a server or a watcher and what uses it within one command."
+        "it: start a server or a watcher as a job instead, in the foreground."
     )
 
 

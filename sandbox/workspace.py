@@ -56,16 +56,22 @@ class Layout:
     def outputs(self) -> Path:
         return self.root / "outputs"
 
+    @property
+    def services(self) -> Path:
+        """The services' logs (sandbox/services.py), written inside by the command server."""
+        return self.root / "services"
+
 
 def make_layout(state_dir: Path | None, session_id: str, repo: Path) -> Layout:
     layout = Layout((state_dir or state_root()) / session_id)
     layout.root.mkdir(parents=True, exist_ok=True, mode=0o700)
     layout.outputs.mkdir(exist_ok=True)
+    layout.services.mkdir(exist_ok=True)
     gitstate.init_kiln_git(layout.kiln_git, repo)
     uid, gid = repo_owner(repo)
     if os.geteuid() == 0:
         # The sandbox user (the repo's owner) must be able to enter and write these.
-        for path in (layout.root, layout.kiln_git):
+        for path in (layout.root, layout.kiln_git, layout.services):
             os.chown(path, uid, gid)
         _chown_tree(layout.kiln_git, uid, gid)
     return layout

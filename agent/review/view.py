@@ -14,13 +14,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sandbox.base import ExecResult
+from sandbox.base import ExecResult, NoServices
 
 ALLOWED = ("git ls-files ", "git grep ")
 OUTPUT_CAP = 64 * 1024
 
 
-class ReadOnlyView:
+class ReadOnlyView(NoServices):
     backend = "read-only"
 
     def __init__(self, root: Path) -> None:
