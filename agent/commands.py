@@ -357,9 +357,35 @@ class Commands:
         agents = await asyncio.to_thread(load_agents, repo)
         yield Say("\n".join(listing(agents, session.offers_agents() if session else None)))
 
+    async def _cmd_attempts(self, arg: str) -> AsyncIterator[Output]:
+        session = self._ready()
+        count, _, task = arg.strip().partition(" ")
+        if not count:
+            now = session.attempts_next
+            yield Say(
+                f"The next request is tried {now} time{'s' if now > 1 else ''}. /attempts N "
+                f"[TASK] tries it N times at once (2 to {MAX_ATTEMPTS}), each in a sandbox of "
+                "its own, and keeps the changes of the one with evidence, then the smallest."
+            )
+            return
+        if not count.isdigit() or not 1 <= int(count) <= MAX_ATTEMPTS:
+            yield Say(
+                f"`{count}` is not a number of attempts; give 1 to {MAX_ATTEMPTS}.", "warning"
+            )
+            return
+        session.attempts_next = int(count)
+        if task.strip():
+            yield RunTask(f"Trying it {count} times at once.", task=task.strip())
+        elif int(count) > 1:
+            yield Say(f"The next request is tried {count} times at once.")
+        else:
+            yield Say("The next request is tried once.")
+
     async def _cmd_context(self, arg: str) -> AsyncIterator[Output]:
         yield Say("\n".join(self._ready().footprint()))
 
+
+MAX_ATTEMPTS = 16  # as `kiln run --attempts`: each attempt is a sandbox and a conversation
 
 # The table: each command bound to its handler; /theme and /quit are the front end's own.
 COMMANDS: tuple[SlashCommand, ...] = (
@@ -412,6 +438,12 @@ COMMANDS: tuple[SlashCommand, ...] = (
         run=Commands._cmd_context,
     ),
     SlashCommand("sessions", "list stored sessions", run=Commands._cmd_sessions),
+    SlashCommand(
+        "attempts",
+        "try the next request N times at once, keeping the best changes",
+        "N [TASK]",
+        run=Commands._cmd_attempts,
+    ),
     SlashCommand(
         "agents", "list the agents the model can start (the agent tool)", run=Commands._cmd_agents
     ),

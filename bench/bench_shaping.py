@@ -3,13 +3,14 @@ saw neither kiln's prompts nor its code: `requests.jsonl` (77; the rules were tu
 then `heldout.jsonl` (103), `heldout2.jsonl` (87), `heldout3.jsonl` (92),
 `heldout4.jsonl` (95), `heldout5.jsonl` (100) and `heldout6.jsonl` (100), each written by a writer of its own and measured once the rules
 before it were written (each was then looked at to make the rules more general, and so is
-tuning data now). Prints the confusion matrix of `agent.prompts.shape.shape_of` against the labels,
+tuning data now); `heldout7.jsonl` (100) was written after the rules were last changed and is
+the clean measurement. Prints the confusion matrix of `agent.prompts.shape.shape_of` against the labels,
 by kind, and every request it shapes wrongly; for a set whose rows say `keeps_behaviour`
 (a change that must not change what the code does), the matrix of
 `agent.prompts.shape.keeps_behaviour` on its change requests too. The target: no change
 request shaped as a question.
 
-    .venv/bin/python bench/bench_shaping.py [--set heldout|heldout2|heldout3|heldout4|heldout5|heldout6]
+    .venv/bin/python bench/bench_shaping.py [--set heldout|heldout2|heldout3|heldout4|heldout5|heldout6|heldout7]
 """
 
 from __future__ import annotations
@@ -33,7 +34,16 @@ def main() -> int:
     parser.add_argument(
         "--set",
         default="requests",
-        choices=["requests", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"],
+        choices=[
+            "requests",
+            "heldout",
+            "heldout2",
+            "heldout3",
+            "heldout4",
+            "heldout5",
+            "heldout6",
+            "heldout7",
+        ],
     )
     args = parser.parse_args()
     path = SETS / f"{args.set}.jsonl"

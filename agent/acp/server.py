@@ -51,7 +51,16 @@ from agent.acp.permissions import (
 )
 from agent.acp.updates import Translator, say, stop_reason, tool_title
 from agent.approval import Action, Mode
-from agent.commands import COMMANDS, INTERACTIVE_MODES, Commands, Output, Say, ShowDiff, parse
+from agent.commands import (
+    COMMANDS,
+    INTERACTIVE_MODES,
+    Commands,
+    Output,
+    RunTask,
+    Say,
+    ShowDiff,
+    parse,
+)
 from agent.errors import ExitCode, KilnError
 from agent.events import Applied, ApprovalRequested, Event, Finished, StopReason
 from agent.mcp.config import server_from_client
@@ -168,7 +177,10 @@ class KilnAgent:
                 await self._show(held, custom)
                 return await self._request(held, custom.task)
             if parse(text) is not None:
-                shown = await self._shown(held, held.commands.run(text))
+                tasks: list[str] = []  # a command's request to run (/attempts N TASK)
+                shown = await self._shown(held, held.commands.run(text), tasks)
+                if shown and tasks:
+                    return await self._request(held, tasks[-1])
                 return PromptResponse(stop_reason="end_turn" if shown else "cancelled")
             return await self._request(held, text)
 
@@ -238,12 +250,16 @@ class KilnAgent:
             },
         )
 
-    async def _shown(self, held: AcpSession, outputs: AsyncIterator[Output]) -> bool:
-        """Show every output of a command; False when session/cancel stopped it (the
-        session's work was cancelled, not this request)."""
+    async def _shown(
+        self, held: AcpSession, outputs: AsyncIterator[Output], tasks: list[str] | None = None
+    ) -> bool:
+        """Show every output of a command, the requests it asks to run put in `tasks`; False
+        when session/cancel stopped it (the session's work was cancelled, not this request)."""
         try:
             async for output in outputs:
                 await self._show(held, output)
+                if isinstance(output, RunTask) and tasks is not None:
+                    tasks.append(output.task)
         except asyncio.CancelledError:
             request = asyncio.current_task()
             if request is not None and request.cancelling():

@@ -41,7 +41,7 @@ from agent.events import (
     Usage,
     UsageUpdated,
 )
-from agent.llm.base import ToolCall
+from agent.llm.base import ModelClient, ToolCall
 from agent.present import changed_paths
 from agent.prompts.conversation import Conversation
 from agent.run.core import LoopDeps, Run
@@ -58,40 +58,49 @@ _SHOWN = (ApprovalRequested, ApprovalResolved, ActionDenied)
 _ids = itertools.count(1)
 
 
+def new_agent_id() -> str:
+    """A child's id, unique in this process: what the parent model and the person see."""
+    return f"a{next(_ids)}"
+
+
 class ChildFailed(Exception):
     """A child that could not start; the parent model is told why."""
 
 
 @dataclasses.dataclass
-class _Child:
+class Child:
     call: ToolCall
     definition: AgentDefinition | None
     task: str
     agent_id: str
     drive: Drive
     job: asyncio.Task[ToolResult] | None = None
+    # A parallel attempt (run/attempts.py): its own client (its own sampling), and its task
+    # is the person's request itself, so it starts from the session's first message (and a
+    # small model's briefing) rather than from a parent model's words.
+    client: ModelClient | None = None
+    first: str = ""
+    briefing: Any = None
 
 
 Drive = Callable[..., Awaitable[Finished]]  # run.loop.drive, handed in: the loop calls this
 
 
 @contextlib.asynccontextmanager
-async def started(
-    run: Run, calls: list[ToolCall], drive: Drive
-) -> AsyncIterator[dict[str, _Child]]:
+async def started(run: Run, calls: list[ToolCall], drive: Drive) -> AsyncIterator[dict[str, Child]]:
     """Start every child these calls ask for, up to `max_parallel` at once, each run by
     `drive`; yields them by call id. Leaving cancels any still running (their sandboxes
     close as they end)."""
     agents = run.tool_context.agents
     limit = asyncio.Semaphore(max(1, run.settings.agents.max_parallel))
-    children: dict[str, _Child] = {}
+    children: dict[str, Child] = {}
     for call in calls:
         name = str(call.arguments.get("agent") or "general")
         definition = agents.get(name) if agents is not None else None
         task = str(call.arguments.get("task") or "").strip()
-        child = _Child(call, definition, task, f"a{next(_ids)}", drive)
+        child = Child(call, definition, task, new_agent_id(), drive)
         if definition is not None and task and not call.arguments.get("take"):
-            child.job = asyncio.ensure_future(_limited(limit, run, child))
+            child.job = asyncio.ensure_future(run_limited(limit, run, child))
         children[call.id] = child
     try:
         yield children
@@ -103,11 +112,11 @@ async def started(
             await asyncio.gather(*running, return_exceptions=True)
 
 
-async def answer(run: Run, child: _Child) -> ToolResult:
+async def answer(run: Run, child: Child) -> ToolResult:
     """The tool result of one `agent` call: its child's report, or the changes taken."""
-    take = str(child.call.arguments.get("take") or "").strip()
-    if take:
-        return await _take(run, take)
+    taken = str(child.call.arguments.get("take") or "").strip()
+    if taken:
+        return await take(run, taken)
     if child.job is not None:
         # Waited on, not awaited: a cancel of the run must reach the run, and a child's own
         # loop turns a cancel into how it ended (the run's `started` cancels it on the way).
@@ -121,12 +130,12 @@ async def answer(run: Run, child: _Child) -> ToolResult:
     return ToolResult(False, f"There is no agent named {name!r}; the agents: {names}.")
 
 
-async def _limited(limit: asyncio.Semaphore, run: Run, child: _Child) -> ToolResult:
+async def run_limited(limit: asyncio.Semaphore, run: Run, child: Child) -> ToolResult:
     async with limit:
         return await run_child(run, child)
 
 
-async def run_child(run: Run, child: _Child) -> ToolResult:
+async def run_child(run: Run, child: Child) -> ToolResult:
     """One child, start to end; its report as the `agent` call's result."""
     assert child.definition is not None
     definition, deps = child.definition, run.deps
@@ -151,7 +160,7 @@ async def run_child(run: Run, child: _Child) -> ToolResult:
         except (ChildFailed, SandboxError, KilnError) as exc:
             said = exc.message if isinstance(exc, KilnError) else str(exc)
             return ToolResult(False, f"{child.agent_id} could not start: {said}")
-        client, pricing = deps.client, deps.meter.pricing
+        client, pricing = child.client or deps.client, deps.meter.pricing
         if definition.wants_fast and deps.fast is not None:
             client, pricing = deps.fast.client, deps.fast.pricing
         meter = deps.meter.child(pricing, f"agent {definition.name}")
@@ -175,8 +184,9 @@ async def run_child(run: Run, child: _Child) -> ToolResult:
         )
         state = RunState(_limits_left(run))
         shape = TaskShape.QUESTION if definition.read_only else None
+        words = child.first or _with_the_persons_words(task, deps)
         finished = await child.drive(
-            child_deps, _with_the_persons_words(task, deps), state, _forward(run), shape=shape
+            child_deps, words, state, _forward(run), child.briefing, shape=shape
         )
         diff = "" if definition.read_only else await sandbox.diff()
         files = tuple(changed_paths(diff))
@@ -198,6 +208,7 @@ async def run_child(run: Run, child: _Child) -> ToolResult:
         cancelled = current is not None and current.cancelling() > 0
         ended = RunStatus.CANCELLED if cancelled else RunStatus.ERROR  # it never finished
         status = finished.status if finished is not None else ended
+        run.state.child_ended[child.agent_id] = (status, finished.steps if finished else 0)
         run.emit(
             SubagentFinished(
                 child.agent_id, definition.name, status,
@@ -226,7 +237,7 @@ async def _sandbox_over_parent(run: Run, agent_id: str, made: list[Sandbox]) -> 
     return sandbox
 
 
-async def _take(run: Run, agent_id: str) -> ToolResult:
+async def take(run: Run, agent_id: str) -> ToolResult:
     """Apply a finished child's diff to the parent's workspace (edited: the loop records,
     checkpoints and tests it as it does any edit)."""
     diff = run.state.child_diffs.get(agent_id)
@@ -288,7 +299,7 @@ def _forward(run: Run) -> Any:
     return emit
 
 
-def _report(child: _Child, finished: Finished, files: tuple[str, ...], state: RunState) -> str:
+def _report(child: Child, finished: Finished, files: tuple[str, ...], state: RunState) -> str:
     """What the parent reads: how the child ended, its summary, its files and tests."""
     assert child.definition is not None
     summary = finished.summary.strip()

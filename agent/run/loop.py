@@ -69,11 +69,14 @@ async def drive(
     briefing: Briefing | None = None,
     *,
     shape: TaskShape | None = None,
+    attempts: int = 1,
 ) -> Finished:
     """Work on `task` until a Stop; returns (and emits last) the Finished event. `briefing`:
     a small model's first message, made for the session's first run, for its first try at
     a fix (agent/repair/first_try.py). `shape`: the request's, when the words do not decide
-    it (a read-only child agent's task is a question, whatever its words)."""
+    it (a read-only child agent's task is a question, whatever its words). `attempts`: a
+    change tried that many times at once, each in a sandbox of its own, the best one's diff
+    kept (agent/run/attempts.py)."""
     run = Run(deps, state, emit)
     asked = deps.conversation.instructions  # the person's words, not the first message made
     state.shape = shape or shape_of(asked[-1] if asked else task)
@@ -86,7 +89,13 @@ async def drive(
         task = f"{task}\n\n{QUESTION_NOTE}"
     run.conversation.add_user(task)
     run.enter(Phase.PLAN, announce_again=True)  # every request starts by looking
-    stop = await _until_stopped(run, _steps(run, briefing), clocked=True)
+    if attempts > 1 and state.shape is not TaskShape.QUESTION:
+        from agent.run.attempts import attempt
+
+        work = attempt(run, attempts, task, briefing, drive)
+    else:
+        work = _steps(run, briefing)
+    stop = await _until_stopped(run, work, clocked=True)
     status, evidence, summary = status_for(stop.reason), "", stop.message
     if stop.reason is StopReason.DONE:  # finished: what shows it, past the clock
         weighed = await _until_stopped(run, weigh(run, stop.message), clocked=False)

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.events import StopReason, TaskShape
+from agent.events import RunStatus, StopReason, TaskShape
 from agent.llm.base import ToolCall
 from agent.settings.config import Limits
 from agent.tools.testdigest import TestDigest
@@ -47,6 +47,8 @@ class RunState:
     reproduction: tuple[str, bytes] | None = None
     # Finished child agents' diffs by their id, until the model takes one (run/children.py).
     child_diffs: dict[str, str] = field(default_factory=dict)
+    # How each child ended: its status and steps (run/attempts.py ranks them by these).
+    child_ended: dict[str, tuple[RunStatus, int]] = field(default_factory=dict)
 
     @property
     def deadline(self) -> float | None:

@@ -163,7 +163,8 @@ class Session(SessionParts):
             context = "\n".join(c for c in (self._hook_context, added) if c)
             self._hook_context = ""  # the session's start is said once, with its first request
             text = with_hook_context(first.text, context)
-            finished = await drive(deps, text, state, self._emit, first.briefing)
+            attempts, self.attempts_next = self.attempts_next, 1
+            finished = await drive(deps, text, state, self._emit, first.briefing, attempts=attempts)
             self._weigh(finished)
             if not state.stop_hooks:  # ran at `finish` already, where they can object
                 await run_stopped(self.hooks, self._emit)

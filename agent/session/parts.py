@@ -65,6 +65,8 @@ class SessionParts:
         # The workspace's changes did not finish with evidence that they work: the flag
         # their apply carries (approval.UNVERIFIED and why), "" when they did.
         self.unverified = ""
+        # /attempts N: the next request is tried this many times at once (run/attempts.py).
+        self.attempts_next = 1
         self._streams = EventStreams(self._record)
         self._emit = self._streams.emit
         self.gate = ApprovalGate(approver, mode, settings.permissions)

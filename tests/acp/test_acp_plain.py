@@ -220,3 +220,47 @@ def test_cancel_while_the_apply_is_asked(docker_ready: None, tmp_path: Path) -> 
     assert (repo / "calc.py").read_text() == BUGGY_REPO["calc.py"]
     said = "".join(u["content"]["text"] for u in updates(seen, "agent_message_chunk"))
     assert "+    return a + b" in said
+
+
+def test_attempts_runs_the_request_and_keeps_the_attempt_with_evidence(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    """`/attempts 2 fix add` from an editor: both attempts shown as tool calls of their own,
+    the one whose tests pass taken, the prompt's answer the run's."""
+    from agent.settings import paths
+
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text("[agents]\nmax_parallel = 1\n\n[limits]\nmax_steps = 1\n")
+    repo = make_git_repo(tmp_path / "repo", BUGGY_REPO)
+
+    def attempt(body: str) -> dict[str, Any]:
+        edit = {"name": "edit_file", "arguments": {
+            "path": "calc.py", "old_text": "a - b", "new_text": body}}  # fmt: skip
+        return {"tool_calls": [edit, {"name": "finish", "arguments": {"summary": body}}]}
+
+    with ScriptedServer([attempt("a * b"), attempt("a + b")]) as server:
+        client = PlainAcpClient("--base-url", server.base_url, "--model", "scripted")
+        client.request("initialize", INITIALIZE)
+        session_id = client.request("session/new", {"cwd": str(repo), "mcpServers": []})[
+            "sessionId"
+        ]
+        text = [{"type": "text", "text": "/attempts 2 fix add"}]
+        prompt_id = client.start_request(
+            "session/prompt", {"sessionId": session_id, "prompt": text}
+        )
+        seen: list[dict[str, Any]] = []
+        while True:
+            message = client.receive()
+            if message.get("id") == prompt_id and "method" not in message:
+                break
+            seen.append(message)
+            if message.get("method") == "session/request_permission":
+                client.answer(
+                    message, {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
+                )
+        assert client.close() == 0
+    assert message["result"]["_meta"]["kiln"]["stop_reason"] == "done", message
+    children = [u for u in updates(seen, "tool_call") if u["title"].startswith("agent general")]
+    assert len(children) == 2
+    said = "".join(u["content"]["text"] for u in updates(seen, "agent_message_chunk"))
+    assert "attempt 2" in said and "(kept)" in said.split("attempt 2", 1)[1]

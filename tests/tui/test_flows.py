@@ -242,3 +242,44 @@ async def test_an_unverified_change_is_offered_as_such_even_in_full_auto(tmp_pat
             await pilot.press("n")
             await wait_for(pilot, lambda: "Not applied" in transcript_text(app))
     assert not (repo / "NOTES.md").exists()
+
+
+async def test_attempts_tries_a_request_at_once_and_keeps_the_one_with_evidence(
+    tmp_path: Path,
+) -> None:
+    """/attempts 3 TASK: three children in sandboxes of their own, each one reply (an edit,
+    then finish); the one whose tests pass is taken into the session's workspace."""
+    paths.user_config_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.user_config_file().write_text(  # in order: reply k, attempt k
+        "[agents]\nmax_parallel = 1\n\n[limits]\nmax_steps = 1\n"
+    )
+    repo = calc_repo(tmp_path / "repo")
+
+    def attempt(body: str) -> dict[str, object]:
+        edit = {"name": "edit_file", "arguments": {
+            "path": "calc.py", "old_text": "def add(a, b):\n    return a - b",
+            "new_text": f"def add(a, b):\n    return {body}"}}  # fmt: skip
+        return {"tool_calls": [edit, {"name": "finish", "arguments": {"summary": body}}]}
+
+    turns = [attempt("a * b"), attempt("a + b"), attempt("b - a")]
+    with ScriptedServer(turns) as server:
+        async with running(live_app(repo, server, Mode.FULL_AUTO)) as pilot:
+            app = await ready(pilot)
+            await submit(pilot, "/attempts 3 fix add")
+            done = await wait_for(pilot, lambda: finished(app), timeout=180)
+            text = transcript_text(app)
+            assert done.status == "done", text
+            assert "attempt 2" in text and "(kept)" in text.split("attempt 2", 1)[1].split("\n")[0]
+            diff = await app.session.diff()
+            assert "+    return a + b" in diff and "a * b" not in diff and "b - a" not in diff
+            asked = [r.body.get("temperature") for r in server.chat_requests]
+            assert len(asked) == 3 and asked[1] == asked[2] and asked[0] != asked[1], asked
+            assert "/attempts" in (await _said(app, "/help"))
+    assert (repo / "calc.py").read_text() == CALC  # nothing applied before the person says
+
+
+async def _said(app: object, line: str) -> str:
+    from agent.commands import Say
+
+    said = [o.text async for o in app.commands.run(line) if isinstance(o, Say)]  # type: ignore[attr-defined]
+    return "\n".join(said)
