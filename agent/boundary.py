@@ -23,7 +23,8 @@ from sandbox.base import SandboxError as SandboxProblem
 
 BWRAP_FALLBACK = (
     "No Docker engine answers, so this session runs in the bubblewrap sandbox (no network, "
-    "but no memory, CPU or process limits); start Docker for full isolation."
+    "but no memory, CPU or process limits); start Docker for full isolation "
+    "(docs/sandbox.md)."
 )
 
 

@@ -74,7 +74,10 @@ class _Unbuilt:
 
 def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="kiln", description="A terminal coding agent that works in a sandbox."
+        prog="kiln",
+        description="A terminal coding agent that works in a sandbox.",
+        epilog="Docs: docs/index.md in kiln's source, a page per subject (docs/headless.md, "
+        "docs/sandbox.md, docs/configuration.md...), or the site `mkdocs build` makes of it.",
     )
     _session_flags(parser)
     parser.add_argument("--version", action="version", version=f"kiln {__version__}")

@@ -36,11 +36,11 @@ def connect(timeout: float = 60) -> docker.DockerClient:
         if "Permission denied" in text:
             raise EngineUnavailable(
                 f"kiln may not talk to the Docker engine at {where}; add yourself to the "
-                "`docker` group (then log in again) or use `--backend bwrap`."
+                "`docker` group (then log in again) or use `--backend bwrap` (docs/sandbox.md)."
             ) from None
         raise EngineUnavailable(
             f"The Docker engine at {where} is not running; start it (e.g. `sudo systemctl "
-            "start docker` or `dockerd &`) or use `--backend bwrap`."
+            "start docker` or `dockerd &`) or use `--backend bwrap` (docs/sandbox.md)."
         ) from None
     return client
 

@@ -355,11 +355,11 @@ def _unavailable(host: str, exc: OSError) -> EngineUnavailable:
     if isinstance(exc, PermissionError):
         return EngineUnavailable(
             f"kiln may not talk to the Docker engine at {host}; add yourself to the "
-            "`docker` group (then log in again) or use `--backend bwrap`."
+            "`docker` group (then log in again) or use `--backend bwrap` (docs/sandbox.md)."
         )
     return EngineUnavailable(
         f"The Docker engine at {host} is not running; start it (e.g. `sudo systemctl "
-        "start docker` or `dockerd &`) or use `--backend bwrap`."
+        "start docker` or `dockerd &`) or use `--backend bwrap` (docs/sandbox.md)."
     )
 
 

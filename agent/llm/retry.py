@@ -133,7 +133,8 @@ def exhausted(error: Retryable, base_url: str, attempts: int, timeout_s: float) 
         )
     if error.kind == "connect":
         return ModelError(
-            f"Cannot reach the model server at {base_url}: start it or set --base-url."
+            f"Cannot reach the model server at {base_url}: start it or set --base-url "
+            "(docs/models/index.md)."
         )
     if error.kind == "timeout":
         return ModelError(

@@ -386,7 +386,9 @@ def _build(raw: dict[str, Any], sources: dict[str, str]) -> Settings:
         elif head in _SECTIONS and rest:
             sections[head][rest] = value
         else:
-            raise _bad_key(key, sources, "kiln has no such setting (see `kiln config show`)")
+            raise _bad_key(
+                key, sources, "kiln has no such setting; `kiln config show` lists those it has"
+            )
     built = {name: _coerce(cls, sections[name], name, sources) for name, cls in _SECTIONS.items()}
     profiles = {name: _profile(name, values, sources) for name, values in models.items()}
     mcp = {name: mcp_server(name, values, sources) for name, values in servers.items()}
@@ -461,7 +463,9 @@ def _coerce(cls: type, values: dict[str, Any], section: str, sources: dict[str, 
     for key, value in values.items():
         dotted = f"{section}.{key}"
         if key not in fields:
-            raise _bad_key(dotted, sources, "kiln has no such setting (see `kiln config show`)")
+            raise _bad_key(
+                dotted, sources, "kiln has no such setting; `kiln config show` lists those it has"
+            )
         default = getattr(cls(), key)
         kwargs[key] = _convert(value, default, dotted, sources)
         _check_range(kwargs[key], dotted, sources)
@@ -554,7 +558,7 @@ def _convert(value: Any, default: Any, dotted: str, sources: dict[str, str]) -> 
 
 def _bad_key(key: str, sources: dict[str, str], what: str) -> ConfigError:
     where = sources.get(key, "settings")
-    return ConfigError(f"{where}: `{key}`: {what}.")
+    return ConfigError(f"{where}: `{key}`: {what} (docs/configuration.md).")
 
 
 def describe(settings: Settings) -> list[tuple[str, Any, str]]:

@@ -89,13 +89,13 @@ def why_ignored(key: str, suspended: bool = False) -> str:
     if suspended:
         return (
             "kiln applied changes to this repository since you trusted it, and it runs on "
-            "your machine; read them, then `kiln trust` honours it again"
+            "your machine; read them, then `kiln trust` honours it again (docs/sandbox.md)"
         )
     row = rule_for(key)
     if row is not None and row.rule is RepoRule.NEVER:
         return f"only your own config.toml may set it ({row.why})"
     reason = f" ({row.why})" if row else ""
-    return f"the repository is not trusted{reason}; `kiln trust` honours it"
+    return f"the repository is not trusted{reason}; `kiln trust` honours it (docs/sandbox.md)"
 
 
 def trust_would_honour(ignored: dict[str, object]) -> dict[str, object]:

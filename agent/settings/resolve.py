@@ -158,7 +158,7 @@ async def check_reachable(profile: ModelProfile) -> None:
     except (OSError, TimeoutError):
         raise ModelError(
             f"Nothing answers at {profile.base_url}; start the model server there "
-            "or point --base-url at one that runs."
+            "or point --base-url at one that runs (docs/models/local-servers.md)."
         ) from None
     writer.close()
     with contextlib.suppress(OSError):

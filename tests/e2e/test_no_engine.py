@@ -58,7 +58,7 @@ async def test_every_front_end_says_the_same_sentence(repo: Path, dead_engine: s
         assert run.returncode == 5 and chat.returncode == 5, (run.stderr, chat.stderr)
         sentence = _engine_sentence(run.stderr, dead_engine)
         assert _engine_sentence(chat.stderr, dead_engine) == sentence
-        assert sentence.endswith("or use `--backend bwrap`.")
+        assert sentence.endswith("or use `--backend bwrap` (docs/sandbox.md).")
 
         overrides = {
             "models.main.base_url": server.base_url,

@@ -142,7 +142,8 @@ async def test_unreachable_server_says_to_start_it() -> None:
         await collect(client)
     await client.aclose()
     assert raised.value.message == (
-        f"Cannot reach the model server at {base}: start it or set --base-url."
+        f"Cannot reach the model server at {base}: start it or set --base-url "
+        "(docs/models/index.md)."
     )
 
 
