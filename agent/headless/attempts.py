@@ -33,6 +33,7 @@ from agent.settings.config import Settings
 if TYPE_CHECKING:
     from agent.events import Finished
     from agent.session import Session
+    from agent.session.baseline import SharedBaselines
 
 # How each status ranks when choosing: a change with evidence first, a change without it
 # next; an attempt that did not finish never wins over one that did.
@@ -100,7 +101,11 @@ async def run_attempts(
     limit = asyncio.Semaphore(max(1, min(n, parallel)))
     attempts = [Attempt(k) for k in range(1, n + 1)]
     barrier = Barrier(attempts)
-    jobs = [asyncio.ensure_future(_one(a, args, repo, settings, limit, barrier)) for a in attempts]
+    baselines: SharedBaselines = {}  # every attempt starts from the same tree: one baseline
+    jobs = [
+        asyncio.ensure_future(_one(a, args, repo, settings, limit, barrier, baselines))
+        for a in attempts
+    ]
     loop = asyncio.get_running_loop()
     signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) if handle_signals else ()
     with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -143,6 +148,7 @@ async def _one(
     settings: Settings,
     limit: asyncio.Semaphore,
     barrier: Barrier,
+    baselines: SharedBaselines,
 ) -> None:
     held = False
     reported = False
@@ -171,7 +177,7 @@ async def _one(
         held = True
         attempt.code = await run_headless(
             own, repo, _sampling(settings, attempt.number), out=sink, err=_Prefixed(attempt.number),
-            handle_signals=False, chosen=chosen,
+            handle_signals=False, chosen=chosen, baselines=baselines,
         )  # fmt: skip
     except KilnError as exc:
         print(f"kiln: attempt {attempt.number}: {exc.message}", file=sys.stderr)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from agent.events import Event, Finished
     from agent.llm.base import ModelClient
     from agent.session import Session
+    from agent.session.baseline import SharedBaselines
     from agent.store.db import Store
     from sandbox.base import Sandbox
 
@@ -154,13 +155,15 @@ async def run_headless(
     store: Store | None = None,
     handle_signals: bool = True,
     chosen: Chooser | None = None,
+    baselines: SharedBaselines | None = None,
 ) -> int:
     """The whole run; `client`, `out`, `err` and `store` are there for in-process callers.
 
     `handle_signals=False` leaves Ctrl+C to a caller running several runs at once (`kiln
     batch`): it cancels the run's task instead. `chosen`, for one of several attempts at
     one task (`--attempts`, agent/headless/attempts.py): asked once the run finished, with
-    its session still open, whether its diff is the one to apply."""
+    its session still open, whether its diff is the one to apply; `baselines`, the attempts'
+    shared baseline test runs (one run per command for all of them)."""
     out, err = out or sys.stdout, err or sys.stderr
     started = time.monotonic()
     session_id = os.urandom(6).hex()
@@ -191,7 +194,7 @@ async def run_headless(
         try:
             session = await _started_session(
                 args, repo, settings, session_id, client, store, made, sandbox_started,
-                engine_busy, interrupted, sessions,
+                engine_busy, interrupted, sessions, baselines,
             )  # fmt: skip
         except (KilnError, KeyboardInterrupt) as exc:
             session = sessions[0] if sessions else None
@@ -237,6 +240,7 @@ async def _started_session(
     engine_busy: asyncio.Event,
     interrupted: list[bool],
     made_session: list[Session],
+    baselines: SharedBaselines | None = None,
 ) -> Session:
     """The model client, the store and the session, made while the sandbox starts; the
     session's own start (the repo map, the server's window) goes on while it still does.
@@ -268,6 +272,7 @@ async def _started_session(
         client=None if isinstance(outcomes[0], BaseException) else outcomes[0],
         store=None if isinstance(outcomes[1], BaseException) else outcomes[1],
         sandbox_starting=sandbox_started,
+        shared_baselines=baselines,
     )
     made_session.append(session)
     if interrupted or any(isinstance(outcome, BaseException) for outcome in outcomes):

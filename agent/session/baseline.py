@@ -23,6 +23,9 @@ from agent.tools.testdigest import (
 from sandbox.base import Sandbox
 
 MISSING = "`{first}` cannot run in the sandbox (its program is not there), so "
+# Baseline runs by command, shared by sessions that start from the same untouched tree (the
+# attempts of `kiln run --attempts`): one runs each command, the others wait for its digest.
+SharedBaselines = dict[str, "asyncio.Future[TestDigest | None]"]
 
 
 class TestCommand:
@@ -31,7 +34,12 @@ class TestCommand:
     __test__ = False  # not a pytest class, whatever its name
 
     def __init__(
-        self, repo: Path, settings: Settings, baseline: bool, notice: Callable[[str], None]
+        self,
+        repo: Path,
+        settings: Settings,
+        baseline: bool,
+        notice: Callable[[str], None],
+        shared: SharedBaselines | None = None,
     ) -> None:
         self.repo = repo
         self.settings = settings
@@ -44,6 +52,7 @@ class TestCommand:
         # a run of a command the check replaces says nothing.
         self._checking = False
         self._held: list[str] = []
+        self._shared = shared
 
     async def runnable(self, sandbox: Sandbox) -> str:
         """Before anything is sent: the first detected command whose runner exists here.
@@ -111,6 +120,24 @@ class TestCommand:
             self._task.cancel()
 
     async def _run(self, sandbox: Sandbox) -> TestDigest | None:
+        if self._shared is None:
+            return await self._run_here(sandbox)
+        command, known = self.command, self._shared.get(self.command)
+        if known is not None:
+            await asyncio.wait([known])  # its owner's cancel is not this session's
+            if not known.cancelled():
+                self.before = known.result()
+                return self.before
+        ran = self._shared[command] = asyncio.get_running_loop().create_future()
+        try:
+            ran.set_result(await self._run_here(sandbox))
+        finally:
+            if not ran.done():  # cancelled: whoever waits runs it itself
+                ran.cancel()
+                del self._shared[command]
+        return self.before
+
+    async def _run_here(self, sandbox: Sandbox) -> TestDigest | None:
         try:
             report = await tests_in(sandbox, self.command, self.settings.tests.timeout_s)
             if runner_missing(report):

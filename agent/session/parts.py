@@ -22,7 +22,7 @@ from agent.prompts.footprint import footprint_lines
 from agent.prompts.policy import PromptPolicy
 from agent.run.core import LoopDeps
 from agent.run.state import RunState
-from agent.session.baseline import TestCommand
+from agent.session.baseline import SharedBaselines, TestCommand
 from agent.session.streams import EventStreams
 from agent.settings.config import McpServer, Settings
 from agent.store.db import Store
@@ -47,6 +47,7 @@ class SessionParts:
         baseline_tests: bool = True,
         mcp_servers: dict[str, McpServer] | None = None,
         sandbox_starting: asyncio.Future[Sandbox] | None = None,
+        shared_baselines: SharedBaselines | None = None,
     ) -> None:
         """`sandbox_starting`: the caller's sandbox, still starting (`kiln run` starts it
         first); the session waits for it while the rest of its start goes on, and the
@@ -71,7 +72,7 @@ class SessionParts:
         self._emit = self._streams.emit
         self.gate = ApprovalGate(approver, mode, settings.permissions)
         self.tests = TestCommand(
-            self.repo, settings, baseline_tests, lambda said: self.notice(said)
+            self.repo, settings, baseline_tests, lambda said: self.notice(said), shared_baselines
         )
         self.policy = PromptPolicy()  # chosen for the model once start() knows it
         self._stable = ""  # project rules, skills and the repo map, made at the start

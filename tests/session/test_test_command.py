@@ -96,3 +96,36 @@ async def test_no_runnable_command_is_one_sentence(docker_ready: None, tmp_path:
     assert (
         events[-1].stop_reason.value == "done"
     )  # finish is not refused over tests that cannot run
+
+
+async def test_sessions_sharing_baselines_run_each_command_once(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    """The attempts of `kiln run --attempts` start from one untouched tree: the first runs
+    the baseline, the others take its digest (a run leaves a mark in its own workspace)."""
+    import asyncio
+
+    from agent.session.baseline import SharedBaselines, TestCommand
+    from agent.settings.config import Settings, TestsSettings
+    from sandbox.base import SandboxConfig
+    from sandbox.factory import create_sandbox
+
+    repo = make_git_repo(tmp_path / "r", BUGGY_REPO)
+    marked = "echo ran > ran.txt; python3 -m unittest discover -v"
+    settings = Settings(tests=TestsSettings(command=marked))
+    shared: SharedBaselines = {}
+    boxes = [
+        create_sandbox(repo, SandboxConfig(backend="docker", state_dir=tmp_path / f"s{k}"))
+        for k in range(3)
+    ]
+    try:
+        await asyncio.gather(*(box.start() for box in boxes))
+        commands = [TestCommand(repo, settings, True, print, shared) for _ in boxes]
+        for command, box in zip(commands, boxes, strict=True):
+            command.start_baseline(box)
+        digests = [await command.digest() for command in commands]
+        marks = [(await box.exec("cat ran.txt 2>/dev/null")).output for box in boxes]
+    finally:
+        await asyncio.gather(*(box.close() for box in boxes))
+    assert marks == ["ran\n", "", ""]
+    assert all(d is not None and d.failed == 1 for d in digests)
