@@ -51,7 +51,9 @@ def _table(table: Table) -> str:
 def _row(entry: Entry) -> str:
     env = f"`{entry.env}`" if entry.env else ""
     cells = (f"`{entry.key}`", _toml(entry.default), entry.doc, env, _repo(entry))
-    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+    # Python-Markdown splits no cell at a pipe inside backticks, and a pipe escaped there
+    # would show its backslash.
+    return "| " + " | ".join(cells) + " |"
 
 
 def _repo(entry: Entry) -> str:

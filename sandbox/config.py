@@ -14,7 +14,8 @@ DEFAULT_IMAGE = "kiln-sandbox:latest"
 
 @dataclass(frozen=True)
 class SandboxConfig:
-    """Limits and choices for one sandbox; agent.settings.config fills it from settings."""
+    """`[sandbox]`: the backend, the image, the limits that protect your machine, and the
+    setup phase; agent.settings.config fills it from the settings."""
 
     backend: str = field(
         default="docker",
