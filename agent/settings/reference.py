@@ -14,7 +14,7 @@ from typing import Any
 
 from agent.llm.profile import ModelProfile, Prices
 from agent.settings import repo_keys
-from agent.settings.config import _SECTIONS, ENV_KEYS, McpServer
+from agent.settings.config import _SECTIONS, ENV_KEYS, LspServer, McpServer
 
 
 @dataclass(frozen=True)
@@ -40,9 +40,10 @@ class Table:
 def tables() -> list[Table]:
     """Every table in the order `kiln config show` lists them, the named ones last."""
     found = [_table(name, cls, name) for name, cls in _SECTIONS.items()]
-    found.append(_table("models.NAME", ModelProfile, "models.main", skip={"prices"}))
+    found.append(_table("models.NAME", ModelProfile, "models.main", skip=frozenset({"prices"})))
     found.append(_table("models.NAME.prices", Prices, "models.main.prices"))
     found.append(_table("mcp_servers.NAME", McpServer, "mcp_servers.docs"))
+    found.append(_table("lsp.NAME", LspServer, "lsp.python"))
     return found
 
 
@@ -51,9 +52,7 @@ def undocumented() -> list[str]:
     return [f"{t.name}.{e.key}" for t in tables() for e in t.entries if not e.doc.strip()]
 
 
-def _table(
-    name: str, cls: type, example: str, skip: frozenset[str] | set[str] = frozenset()
-) -> Table:
+def _table(name: str, cls: type, example: str, skip: frozenset[str] = frozenset()) -> Table:
     env_of = {key: var for var, key in ENV_KEYS.items()}
     entries = tuple(
         Entry(

@@ -48,7 +48,7 @@ def chromium() -> str:
 def rendered(page: Path) -> Page:
     """The page's DOM once Chromium loaded it and ran its scripts."""
     dumped = subprocess.run(
-        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000",
+        [chromium(), "--headless", "--no-sandbox", "--disable-gpu",
          "--dump-dom", page.as_uri()],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
