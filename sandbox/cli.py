@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import dataclasses
 import os
+import shlex
 import sys
 import tempfile
 import tomllib
@@ -69,8 +70,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _quote(part: str) -> str:
-    import shlex
-
     return shlex.quote(part)
 
 
@@ -111,7 +110,7 @@ def doctor(args: argparse.Namespace) -> int:
         try:
             image = engine.image_for(client, Path.cwd(), SandboxConfig())
             checks.append((f"image {image} present", True, ""))
-            checks.append(_container_check())
+            checks.extend(_container_checks())
         except SandboxError as exc:
             checks.append((f"image {DEFAULT_IMAGE} present", False, str(exc)))
     bwrap = shutil.which("bwrap")
@@ -125,37 +124,50 @@ def doctor(args: argparse.Namespace) -> int:
     for name, ok, advice in checks:
         mark = "ok  " if ok else "FAIL"
         print(f"[{mark}] {name}" + (f": {advice}" if advice else ""))
-    docker_ok = all(ok for name, ok, _ in checks if not name.startswith("bubblewrap"))
+    # Without bubblewrap or a language server kiln still works: neither fails the doctor.
+    optional = ("bubblewrap", "language server")
+    docker_ok = all(ok for name, ok, _ in checks if not name.startswith(optional))
     return 0 if docker_ok else SANDBOX_EXIT
 
 
-def _container_check() -> tuple[str, bool, str]:
+def _container_checks() -> list[tuple[str, bool, str]]:
+    """A container runs python3 and pytest; which language servers its image has."""
+    from sandbox.language_servers import DEFAULTS
+
     name = "a sandbox container runs python3 and pytest"
+    look_up = "; ".join(
+        f"command -v {shlex.quote(server.command[0])} >/dev/null && echo {server.name}"
+        for server in DEFAULTS
+    )
     with tempfile.TemporaryDirectory(prefix="kiln-doctor-") as tmp:
         (Path(tmp) / "hello.py").write_text("print('hello')\n")
         try:
-            result = asyncio.run(
-                _probe(Path(tmp), "python3 hello.py && python3 -m pytest --version")
+            result, servers = asyncio.run(
+                _probe(Path(tmp), ["python3 hello.py && python3 -m pytest --version", look_up])
             )
         except SandboxError as exc:
-            return name, False, str(exc)
+            return [(name, False, str(exc))]
+    checks = [(name, True, "")]
     if result.exit_code != 0 or "hello" not in result.output:
         last = result.output.strip().splitlines()[-1:] or ["no output"]
-        return (
-            name,
-            False,
-            f"the test command failed ({last[0]}); rebuild with `kiln sandbox bootstrap`.",
-        )
-    return name, True, ""
+        advice = f"the test command failed ({last[0]}); rebuild with `kiln sandbox bootstrap`."
+        checks = [(name, False, advice)]
+    present = set(servers.output.split())
+    for server in DEFAULTS:
+        found = server.name in present
+        advice = "" if found else "not in the image; `kiln sandbox bootstrap` installs it"
+        label = f"language server for {server.name}: {server.command[0]}"
+        checks.append((label, found, advice))
+    return checks
 
 
-async def _probe(repo: Path, cmd: str) -> Any:
+async def _probe(repo: Path, commands: list[str]) -> list[Any]:
     from sandbox.docker_backend import DockerSandbox
 
     sandbox = DockerSandbox(repo, SandboxConfig())
     try:
         await sandbox.start()
-        return await sandbox.exec(cmd, timeout=60)
+        return [await sandbox.exec(command, timeout=60) for command in commands]
     finally:
         await sandbox.close()
 

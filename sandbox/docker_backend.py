@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sandbox import container_spec, engine, engine_api, gitstate, reaper, setup, strays, workspace
+from sandbox.attached import AttachedProcess
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
 from sandbox.common import (
     RunOutcome,
@@ -321,6 +322,13 @@ class DockerSandbox(WorkspaceSandbox):
                     output_of, engine_, container, ["bash", "-c", end_group, group_file]
                 )
             raise
+
+    async def attach(self, argv: list[str], *, cwd: str) -> AttachedProcess:
+        """A long-lived process with its stdin held by kiln (a language server), on a
+        `docker exec` of its own (sandbox/docker_attached.py); no stray to the sweep."""
+        from sandbox.docker_attached import DockerAttached
+
+        return await DockerAttached.start(*self._need_container(), argv, cwd)
 
     def _need_container(self) -> tuple[Engine, str]:
         if self.client is None or self.container_id is None:

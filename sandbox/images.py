@@ -2,7 +2,8 @@
 
 Both can take minutes, so both show a live progress line (rich) with the current step.
 `bootstrap` runs debootstrap into a directory and imports that root filesystem through
-the docker SDK, so it needs Debian's package archive but no container registry.
+the docker SDK, so it needs Debian's package archive but no container registry (and npm's,
+for the language servers: sandbox/language_servers.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from sandbox.base import DEFAULT_IMAGE, SandboxError
+from sandbox.language_servers import NPM_PACKAGES
 
 DEFAULT_DOCKERFILE = Path(__file__).with_name("Dockerfile")
 BOOTSTRAP_PACKAGES = ("python3", "python3-pytest", "git", "ca-certificates", "procps")
@@ -90,7 +92,8 @@ def bootstrap_image(
     console: Console | None = None,
 ) -> str:
     """debootstrap a minimal Debian with the common toolchains (BOOTSTRAP_PACKAGES) and
-    those named in `extra` (keys of EXTRA_TOOLCHAINS), then import it as `tag`."""
+    those named in `extra` (keys of EXTRA_TOOLCHAINS) and the language servers, then
+    import it as `tag`."""
     unknown = [name for name in extra if name not in EXTRA_TOOLCHAINS]
     if unknown:
         raise SandboxError(
@@ -110,6 +113,7 @@ def bootstrap_image(
         report = lambda step: progress.update(task, step=step)  # noqa: E731
         _debootstrap(suite, target, report)
         _install_in_root(target, toolchains, report)
+        _install_language_servers(target, report)
         progress.update(task, step="packing the root filesystem")
         archive = Path(tmp) / "rootfs.tar"
         subprocess.run(
@@ -150,6 +154,38 @@ def _install_in_root(target: Path, packages: list[str], report: Any) -> None:
                 "package archive is reachable and retry."
             )
     shutil.rmtree(target / "var" / "lib" / "apt" / "lists", ignore_errors=True)
+
+
+def _install_language_servers(target: Path, report: Any) -> None:
+    """npm install the language servers (sandbox/language_servers.py), pinned, inside the
+    new root with its own node; no cache is left in the image. npm there trusts what the
+    host's node trusts (NODE_EXTRA_CA_CERTS, copied in for the install)."""
+    report(f"npm install {len(NPM_PACKAGES)} language server packages")
+    env = {
+        **os.environ, "LC_ALL": "C", "npm_config_cache": "/tmp/kiln-npm-cache",
+        "npm_config_update_notifier": "false", "npm_config_fund": "false",
+        "npm_config_audit": "false",
+    }  # fmt: skip
+    extra_ca = os.environ.get("NODE_EXTRA_CA_CERTS", "")
+    if extra_ca and Path(extra_ca).is_file():
+        shutil.copyfile(extra_ca, target / "tmp" / "kiln-host-ca.pem")
+        env["NODE_EXTRA_CA_CERTS"] = "/tmp/kiln-host-ca.pem"
+    else:
+        env.pop("NODE_EXTRA_CA_CERTS", None)
+    try:
+        done = subprocess.run(
+            ["chroot", str(target), "npm", "install", "--global", *NPM_PACKAGES],
+            env=env, capture_output=True, text=True,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(target / "tmp" / "kiln-npm-cache", ignore_errors=True)
+        (target / "tmp" / "kiln-host-ca.pem").unlink(missing_ok=True)
+    if done.returncode != 0:
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise SandboxError(
+            f"Installing the language servers failed ({last[0][:160]}); check that the npm "
+            "registry is reachable and retry."
+        )
 
 
 def _debootstrap(suite: str, target: Path, report: Any) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from agent.llm.base import ModelProfile, Prices
 from agent.settings import trust
-from agent.settings.config import _SECTIONS, McpServer, load_settings
+from agent.settings.config import _SECTIONS, LspServer, McpServer, load_settings
 from agent.settings.repo_keys import RepoRule, rule_for
 
 # The only keys an untrusted repository sets: each decides something inside the sandbox.
@@ -25,6 +25,7 @@ def every_key() -> list[str]:
     ]
     keys += [f"models.fast.prices.{f.name}" for f in dataclasses.fields(Prices)]
     keys += [f"mcp_servers.docs.{f.name}" for f in dataclasses.fields(McpServer)]
+    keys += [f"lsp.go.{f.name}" for f in dataclasses.fields(LspServer)]
     return keys
 
 

@@ -29,6 +29,7 @@ from agent.llm.base import ModelClient, ModelProfile
 from agent.llm.facts import limits_for
 from agent.llm.request import OnRequest
 from agent.llm.window import served_context, served_token_count
+from agent.lsp.servers import language_servers
 from agent.prompts.conversation import Conversation
 from agent.prompts.policy import PromptPolicy
 from agent.prompts.rules import project_rules
@@ -288,6 +289,7 @@ async def loop_deps(
         external=mcp,
         hooks=hooks or None,
         agents=_agents(repo, policy, notes),
+        diagnostics=language_servers(settings, sandbox),
     )
     return LoopDeps(
         client=client,

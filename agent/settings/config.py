@@ -21,6 +21,7 @@ from agent.llm.profile import EFFORT_WORDS, WIRE_APIS, ModelProfile, Prices
 from agent.permissions import PermissionRules
 from agent.settings import paths, repo_keys, rules_layer, trust
 from sandbox.config import SandboxConfig
+from sandbox.language_servers import DEFAULTS as DEFAULT_SERVERS
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,47 @@ class McpSettings:
 
 
 @dataclass(frozen=True)
+class LspSettings:
+    """`[lsp]`: language servers in the sandbox, which tell the model what its edit broke
+    (each server's own table is `[lsp.NAME]`, LspServer)."""
+
+    enabled: bool = field(
+        default=True,
+        metadata={
+            "doc": "Start language servers in the sandbox and tell the model the errors and "
+            "warnings each edit introduced (pyright for Python, typescript-language-server "
+            "for TypeScript and JavaScript, both in the image `kiln sandbox bootstrap` builds)."
+        },
+    )
+    timeout_s: float = field(
+        default=2.0,
+        metadata={
+            "doc": "Seconds a server may take to answer after an edit; a slower one costs a "
+            "notice and the edit goes on without its diagnostics."
+        },
+    )
+
+
+@dataclass(frozen=True)
+class LspServer:
+    """`[lsp.NAME]`: a language server kiln starts in the sandbox for files ending in
+    `extensions` (OpenCode's form), or a change to one of kiln's (`python`, `typescript`)."""
+
+    command: tuple[str, ...] = field(
+        default=(),
+        metadata={
+            "doc": 'The server and its arguments, e.g. ["gopls"]; it must speak LSP on stdio.'
+        },
+    )
+    extensions: tuple[str, ...] = field(
+        default=(), metadata={"doc": 'The file endings it serves, e.g. [".go"].'}
+    )
+    disabled: bool = field(
+        default=False, metadata={"doc": "Start no server by this name (one of kiln's too)."}
+    )
+
+
+@dataclass(frozen=True)
 class GitSettings:
     """`[git]`: whether kiln commits the changes it applies, and on which branch."""
 
@@ -230,6 +272,8 @@ class Settings:
     agents: AgentsSettings = field(default_factory=AgentsSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
     mcp_servers: dict[str, McpServer] = field(default_factory=dict)
+    lsp: LspSettings = field(default_factory=LspSettings)
+    lsp_servers: dict[str, LspServer] = field(default_factory=dict)  # [lsp.NAME]
     # [permissions] allow/ask/deny of the person's config and a trusted repository's file
     permissions: PermissionRules = field(default_factory=PermissionRules)
     # [hooks] of the person's config and a trusted repository's file (agent/hooks/)
@@ -278,6 +322,7 @@ _SECTIONS: dict[str, type] = {
     "git": GitSettings,
     "agents": AgentsSettings,
     "mcp": McpSettings,
+    "lsp": LspSettings,
 }
 # Tables whose keys are the person's own (variables, headers): kept whole, not flattened.
 _TABLE_VALUES = re.compile(r"^(sandbox\.env|mcp_servers\.[^.]+\.(env|headers))$")
@@ -371,9 +416,13 @@ def _build(raw: dict[str, Any], sources: dict[str, str]) -> Settings:
     sections: dict[str, dict[str, Any]] = {name: {} for name in _SECTIONS}
     models: dict[str, dict[str, Any]] = {}
     servers: dict[str, dict[str, Any]] = {}
+    lsp_tables: dict[str, dict[str, Any]] = {}
     for key, value in raw.items():
         head, _, rest = key.partition(".")
-        if head == "mcp_servers":
+        if head == "lsp" and "." in rest:  # [lsp.NAME]: one server's table
+            name, _, field_name = rest.partition(".")
+            lsp_tables.setdefault(name, {})[field_name] = value
+        elif head == "mcp_servers":
             name, _, field_name = rest.partition(".")
             if not name or not field_name:
                 raise _bad_key(key, sources, "a server needs a name, as in [mcp_servers.docs]")
@@ -392,7 +441,23 @@ def _build(raw: dict[str, Any], sources: dict[str, str]) -> Settings:
     built = {name: _coerce(cls, sections[name], name, sources) for name, cls in _SECTIONS.items()}
     profiles = {name: _profile(name, values, sources) for name, values in models.items()}
     mcp = {name: mcp_server(name, values, sources) for name, values in servers.items()}
-    return Settings(models=profiles, mcp_servers=mcp, sources=sources, **built)
+    lsp = {name: lsp_server(name, values, sources) for name, values in lsp_tables.items()}
+    return Settings(models=profiles, mcp_servers=mcp, lsp_servers=lsp, sources=sources, **built)
+
+
+def lsp_server(name: str, values: dict[str, Any], sources: dict[str, str]) -> LspServer:
+    """One `[lsp.NAME]` table, checked: a server of kiln's own may change any part, another
+    needs its command and the endings it serves."""
+    section = f"lsp.{name}"
+    server: LspServer = _coerce(LspServer, values, section, sources)
+    ours = name in {default.name for default in DEFAULT_SERVERS}
+    if not ours and not server.disabled and not (server.command and server.extensions):
+        where = next((v for k, v in sources.items() if k.startswith(section + ".")), "settings")
+        raise ConfigError(
+            f"{where}: [{section}] needs `command` (the server and its arguments) and "
+            '`extensions` (the endings it serves, e.g. [".go"]).'
+        )
+    return server
 
 
 def mcp_server(name: str, values: dict[str, Any], sources: dict[str, str]) -> McpServer:
@@ -586,6 +651,10 @@ def describe(settings: Settings) -> list[tuple[str, Any, str]]:
                     )
                 continue
             rows.append((key, value, settings.sources.get(key, "default")))
+    for server_name, lsp in settings.lsp_servers.items():
+        for f in dataclasses.fields(lsp):
+            key = f"lsp.{server_name}.{f.name}"
+            rows.append((key, getattr(lsp, f.name), settings.sources.get(key, "default")))
     for server_name, server in settings.mcp_servers.items():
         for f in dataclasses.fields(server):
             key = f"mcp_servers.{server_name}.{f.name}"

@@ -14,7 +14,7 @@ from typing import Any
 
 from agent.llm.profile import ModelProfile, Prices
 from agent.settings import repo_keys
-from agent.settings.config import _SECTIONS, ENV_KEYS, McpServer
+from agent.settings.config import _SECTIONS, ENV_KEYS, LspServer, McpServer
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ def tables() -> list[Table]:
     found.append(_table("models.NAME", ModelProfile, "models.main", skip=frozenset({"prices"})))
     found.append(_table("models.NAME.prices", Prices, "models.main.prices"))
     found.append(_table("mcp_servers.NAME", McpServer, "mcp_servers.docs"))
+    found.append(_table("lsp.NAME", LspServer, "lsp.python"))
     return found
 
 

@@ -64,6 +64,7 @@ REPO_KEYS: tuple[KeyRule, ...] = (
     _row(r"agents\..+", T, "sandboxes and model requests at once: memory, CPU and money"),
     _row(r"mcp\..+", T, "how many outside tools every request carries"),
     _row(r"mcp_servers\..+", T, "a server's command runs on the host"),
+    _row(r"lsp\..+", T, "servers run in the sandbox beside every edit: memory, CPU and time"),
     _row(r"hooks(\..+)?", T, "commands that run on your machine, outside the sandbox"),
     _row(r"permissions(\..+)?", T, "what runs without asking, what asks and what is refused"),
     _row(r"models\..+", T, "model names, prices, keys and servers: money and where data goes"),

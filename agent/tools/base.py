@@ -64,6 +64,8 @@ class ToolContext:
     # The agents the `agent` tool may start (agent/tools/delegate.py); None: no such tool
     # (a small model's session, and every child: children start no children).
     agents: Agents | None = None
+    # Language servers in the sandbox: what an edit broke (agent/lsp/); None: none.
+    diagnostics: EditDiagnostics | None = None
 
 
 class ToolHooks(Protocol):
@@ -103,6 +105,24 @@ class ToolHooks(Protocol):
     ) -> str:
         """SubagentStop: what a hook that objected said, "" when none did."""
         ...
+
+
+class EditDiagnostics(Protocol):
+    """The session's language servers (agent/lsp/servers.py's LanguageServers)."""
+
+    async def check_edit(
+        self,
+        sandbox: Sandbox,
+        path: str,
+        before: str | None,
+        after: str,
+        emit: Callable[[Event], None],
+    ) -> str:
+        """What changing `path` from `before` (None: a new file) to `after` introduced, as
+        lines for the model; "" when nothing, or no server can tell (once said in a notice)."""
+        ...
+
+    async def close(self) -> None: ...
 
 
 class ExternalTools(Protocol):

@@ -1,7 +1,9 @@
 """Changing the workspace: edit_file and write_file, each approved per mode.
 
-After a write, a tree-sitter parse reports any syntax error the change introduced, so the
-model hears about it in the same tool result instead of from a failing test run later.
+After a write, a tree-sitter parse reports any syntax error the change introduced, and the
+session's language servers the errors and warnings it introduced (a misspelt name, a call
+with the wrong arguments, a type error: agent/lsp/), so the model hears about them in the
+same tool result instead of from a failing test run later.
 """
 
 from __future__ import annotations
@@ -56,15 +58,19 @@ async def _existing(ctx: ToolContext, path: str) -> str | None:
 
 async def _approve_and_write(
     ctx: ToolContext, path: str, before: str | None, after: str, verb: str
-) -> ToolResult | None:
-    """Ask per mode, then write. Returns a refusal result, or None once written."""
+) -> ToolResult | str:
+    """Ask per mode, then write. Returns a refusal result, or once written what the
+    language servers say the change introduced ("" when nothing: see agent/lsp/)."""
     diff = unified_diff(path, before or "", after)
     summary = flag_config(f"{verb} {path}", [path])
     refusal = await ctx.gate.check(Action.EDIT, summary, ctx.emit, diff=diff, path=path)
     if refusal:
         return ToolResult(False, refusal)
     await ctx.sandbox.write_file(path, after.encode("utf-8"))
-    return None
+    if ctx.diagnostics is None:
+        return ""
+    found = await ctx.diagnostics.check_edit(ctx.sandbox, path, before, after, ctx.emit)
+    return f"\n{found}" if found else ""
 
 
 @tool(
@@ -102,13 +108,13 @@ async def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolFailure("old_text and new_text are the same; nothing would change.")
     if len(result.text.encode()) > MAX_WRITE_BYTES:
         raise ToolFailure(f"the file would be over {MAX_WRITE_BYTES // 1024} KB; nothing changed.")
-    refusal = await _approve_and_write(ctx, path, before, result.text, "edit")
-    if refusal:
-        return refusal
+    written = await _approve_and_write(ctx, path, before, result.text, "edit")
+    if isinstance(written, ToolResult):
+        return written
     what = f"{result.count} places" if result.count > 1 else "1 place"
     note = " (matched after ignoring whitespace differences)" if result.fuzzy else ""
     warning = introduced_errors(path, before.encode(), result.text.encode())
-    return ToolResult(True, f"Edited {path}: replaced {what}{note}.{warning}", edited=True)
+    return ToolResult(True, f"Edited {path}: replaced {what}{note}.{warning}{written}", edited=True)
 
 
 async def _files_holding(ctx: ToolContext, text: str, other_than: str) -> list[str]:
@@ -143,12 +149,12 @@ async def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     before = await _existing(ctx, path)
     if before == content:
         return ToolResult(True, f"{path} already has exactly this content; nothing changed.")
-    refusal = await _approve_and_write(ctx, path, before, content, "write")
-    if refusal:
-        return refusal
+    written = await _approve_and_write(ctx, path, before, content, "write")
+    if isinstance(written, ToolResult):
+        return written
     verb = "Created" if before is None else "Overwrote"
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     warning = introduced_errors(
         path, before.encode() if before is not None else None, content.encode()
     )
-    return ToolResult(True, f"{verb} {path} ({lines} lines).{warning}", edited=True)
+    return ToolResult(True, f"{verb} {path} ({lines} lines).{warning}{written}", edited=True)

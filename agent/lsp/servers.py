@@ -1,0 +1,237 @@
+"""The session's language servers: started in its sandbox on the first edit of a file of
+their language, kept for the session, asked what each edit broke.
+
+After an edit, the server is given the file as it was, then as it is, and asked both
+times for the diagnostics of that file and of a few files that import it (found by a
+`git grep` for the module's name on import lines): what the edit introduced goes back
+to the model with the edit's result (agent/lsp/diagnostics.py). The server reads the
+workspace inside the sandbox, so the project's dependencies, venv and node_modules are
+the ones it resolves imports against.
+
+A server that is missing from the image, slow (no answer within `[lsp] timeout_s` of an
+edit), or that crashes costs the session one notice, never the run; a missing or
+crashed one is not started again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import posixpath
+import shlex
+import time
+from collections.abc import Callable
+from urllib.parse import quote
+
+from agent.events import Event, Level, Notice
+from agent.lsp.client import LspClient, ServerEnded
+from agent.lsp.diagnostics import Diagnostic, introduced, report
+from agent.lsp.specs import language_id, session_servers
+from agent.settings.config import Settings
+from sandbox.attached import AttachedProcess, Attaching
+from sandbox.base import Sandbox
+from sandbox.gitstate import WORKSPACE
+from sandbox.language_servers import LanguageServer
+
+ROOT_URI = f"file://{WORKSPACE}"
+START_TIMEOUT_S = 30.0  # a cold start: the process, `initialize`, the first file checked
+MAX_IMPORTERS = 4  # files importing the edited one whose diagnostics are compared too
+
+Emit = Callable[[Event], None]
+
+
+class LanguageServers:
+    """The language servers of one session's sandbox (tools.base.EditDiagnostics)."""
+
+    def __init__(
+        self, sandbox: Sandbox, servers: tuple[LanguageServer, ...], timeout_s: float = 2.0
+    ) -> None:
+        self.sandbox = sandbox
+        self.servers = servers
+        self.timeout_s = timeout_s
+        self._started: dict[str, asyncio.Task[LspClient]] = {}
+        self._given_up: set[str] = set()  # missing or crashed: never asked again
+        self._told: set[str] = set()  # servers whose trouble the person has heard of
+        self._warm: set[str] = set()  # servers that have checked a file already
+
+    def server_for(self, path: str) -> LanguageServer | None:
+        ending = posixpath.splitext(path)[1].lower()
+        return next((s for s in self.servers if ending in s.extensions), None)
+
+    async def check_edit(
+        self, sandbox: Sandbox, path: str, before: str | None, after: str, emit: Emit
+    ) -> str:
+        """What the edit of `path` from `before` (None: a new file) to `after` introduced,
+        as lines for the model; "" when nothing, or when no server can tell."""
+        server = self.server_for(path)
+        if sandbox is not self.sandbox or server is None or server.name in self._given_up:
+            return ""  # a child agent's own sandbox has none: its edits are told nothing
+        started = time.monotonic()
+        client: LspClient | None = None
+        try:
+            async with asyncio.timeout(START_TIMEOUT_S):
+                client = await self._client(server)
+            # The first file a server checks costs it its start (builtins, the project's
+            # settings): that edit gets the start's time, every later one `timeout_s`.
+            cold = server.name not in self._warm
+            budget = START_TIMEOUT_S - (time.monotonic() - started) if cold else self.timeout_s
+            async with asyncio.timeout(budget):
+                said = await self._compare(client, server, path, before, after)
+            self._warm.add(server.name)
+            return said
+        except ServerEnded as ended:
+            self._given_up.add(server.name)
+            process = ended.process or (client.process if client else None)
+            self._tell(server, _ended_sentence(server, process), emit)
+        except TimeoutError:
+            self._tell(server, _slow_sentence(server, time.monotonic() - started), emit)
+        except LookupError as exc:  # the server refused a request: no word from it this time
+            self._tell(server, _refused_sentence(server, str(exc)), emit)
+        except NotAttaching:
+            self._given_up.update(s.name for s in self.servers)
+            self._tell(server, NO_ATTACHING, emit, key="")
+        return ""
+
+    async def close(self) -> None:
+        """Every server asked to exit; their processes end with their stdin anyway."""
+        tasks = list(self._started.values())
+        self._started.clear()
+        clients = []
+        for task in tasks:
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled() and task.exception() is None:
+                clients.append(task.result())
+        await asyncio.gather(*(c.shutdown() for c in clients), return_exceptions=True)
+
+    # -- one edit --------------------------------------------------------------------
+    async def _compare(
+        self, client: LspClient, server: LanguageServer, path: str, before: str | None, after: str
+    ) -> str:
+        importers = [p for p in await self._importers(path, server) if p != path]
+        texts = {p: t for p in importers[:MAX_IMPORTERS] if (t := await self._text(p)) is not None}
+        # The file as it was, and the files importing it as they are ...
+        was_there = ({path: before} if before is not None else {}) | texts
+        mark, changed = client.mark(), None
+        for other, text in was_there.items():
+            if await client.sync(_uri(other), language_id(other), text):
+                changed = changed or _uri(other)
+        was = await client.diagnostics([_uri(p) for p in was_there], changed or "", mark)
+        # ... then the file as it is now.
+        mark = client.mark()
+        await client.sync(_uri(path), language_id(path), after)
+        now = await client.diagnostics([_uri(p) for p in [path, *texts]], _uri(path), mark)
+        old = [_at(d, p) for p in was_there for d in was.get(_uri(p), [])]
+        new = [_at(d, p) for p in [path, *texts] for d in now.get(_uri(p), [])]
+        return report(server.command[0], introduced(old, new))
+
+    async def _importers(self, path: str, server: LanguageServer) -> list[str]:
+        """A few files of the same language that import the edited one by its name."""
+        name = posixpath.splitext(posixpath.basename(path))[0]
+        if name in ("__init__", "index"):
+            name = posixpath.basename(posixpath.dirname(path))
+        if not name.replace("_", "").replace("-", "").isalnum():
+            return []
+        pattern = rf"(import|from|require)\b.*\b{name}\b"
+        specs = " ".join(shlex.quote(f"*{ending}") for ending in server.extensions)
+        found = await self.sandbox.exec(
+            f"git grep -lIE --untracked -e {shlex.quote(pattern)} -- {specs} 2>/dev/null"
+            f" | head -n {MAX_IMPORTERS + 1}",
+            timeout=10,
+        )
+        return [line for line in found.output.splitlines() if line.strip()][: MAX_IMPORTERS + 1]
+
+    async def _text(self, path: str) -> str | None:
+        try:
+            return (await self.sandbox.read_file(path)).decode("utf-8")
+        except (FileNotFoundError, UnicodeDecodeError):
+            return None
+
+    # -- the servers -----------------------------------------------------------------
+    async def _client(self, server: LanguageServer) -> LspClient:
+        """The server, started on first use; a start goes on when its first caller gives up
+        waiting, so the next edit finds it ready."""
+        task = self._started.get(server.name)
+        if task is None:
+            task = asyncio.ensure_future(self._start(server))
+            self._started[server.name] = task
+        client = await asyncio.shield(task)
+        if client.ended.is_set():
+            raise ServerEnded(client.process)
+        return client
+
+    async def _start(self, server: LanguageServer) -> LspClient:
+        if not isinstance(self.sandbox, Attaching):
+            raise NotAttaching()
+        process = await self.sandbox.attach(list(server.command), cwd=WORKSPACE)
+        client = LspClient(process, ROOT_URI)
+        try:
+            await client.initialize()
+        except ServerEnded:
+            raise ServerEnded(process) from None
+        return client
+
+    def _tell(
+        self, server: LanguageServer, sentence: str, emit: Emit, key: str | None = None
+    ) -> None:
+        """One notice per server (or per `key`) for the whole session."""
+        told = server.name if key is None else key
+        if told not in self._told:
+            self._told.add(told)
+            emit(Notice(sentence, Level.WARNING))
+
+
+def language_servers(settings: Settings, sandbox: Sandbox) -> LanguageServers | None:
+    """The session's servers, none started yet; None with `[lsp] enabled = false`."""
+    if not settings.lsp.enabled:
+        return None
+    servers = session_servers(settings.lsp_servers)
+    return LanguageServers(sandbox, servers, settings.lsp.timeout_s) if servers else None
+
+
+class NotAttaching(Exception):
+    """The sandbox cannot start attached processes (bubblewrap)."""
+
+
+NO_ATTACHING = (
+    "Language servers run only in the Docker sandbox, so edits get no diagnostics from "
+    "them in this session; use `--backend docker` for them."
+)
+
+
+def _ended_sentence(server: LanguageServer, process: AttachedProcess | None) -> str:
+    command = server.command[0]
+    if process is not None and process.missing:
+        return (
+            f"The {server.name} language server ({command}) is not in the sandbox image, so "
+            f"edits get no diagnostics from it; `kiln sandbox bootstrap` rebuilds the image "
+            f"with it, or set `[lsp.{server.name}] disabled = true`."
+        )
+    said = process.stderr_tail.strip().splitlines()[-1:] if process is not None else []
+    why = f" ({said[0][:160]})" if said else ""
+    return (
+        f"The {server.name} language server ({command}) stopped{why}; edits go on without "
+        "its diagnostics for the rest of the session."
+    )
+
+
+def _slow_sentence(server: LanguageServer, waited: float) -> str:
+    return (
+        f"The {server.name} language server ({server.command[0]}) gave no answer within "
+        f"{waited:.1f} s of an edit; edits go on, without its diagnostics while it is slow."
+    )
+
+
+def _refused_sentence(server: LanguageServer, why: str) -> str:
+    return (
+        f"The {server.name} language server ({server.command[0]}) refused kiln's request "
+        f"({why[:160]}); edits go on without its diagnostics meanwhile."
+    )
+
+
+def _uri(path: str) -> str:
+    return f"{ROOT_URI}/{quote(path)}"
+
+
+def _at(diagnostic: Diagnostic, path: str) -> Diagnostic:
+    return dataclasses.replace(diagnostic, path=path)

@@ -1,0 +1,69 @@
+"""A long-lived process inside a sandbox that kiln talks to on its stdin and stdout (a
+language server): the protocol, light to import, apart from the Docker backend's own.
+
+The process runs beside the commands, under the sandbox's memory, CPU and pid limits, and
+sees what they see (the workspace, the image's tools, the setup's venv and node_modules).
+It is no stray (sandbox/strays.py): it descends from a `docker exec`, not from a command,
+so the sweep after each command leaves it alone; it ends when kiln closes it (its stdin
+closes) or with the sandbox.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+# The first line a started process says on stderr (its pid inside the sandbox), and the one
+# it says instead when its command is not there: how kiln tells "missing" from "crashed".
+PID_MARKER = "kiln-attached-pid"
+MISSING_MARKER = "kiln-attached-missing"
+MISSING_EXIT = 127
+LAUNCH = (
+    f'command -v "$0" >/dev/null 2>&1 || {{ echo {MISSING_MARKER} >&2; exit {MISSING_EXIT}; }}; '
+    f'echo "{PID_MARKER} $$" >&2; exec "$0" "$@"'
+)
+
+
+def launch_argv(argv: list[str]) -> list[str]:
+    """`argv` behind a shell that says its pid (or that the command is missing) first."""
+    return ["sh", "-c", LAUNCH, *argv]
+
+
+class AttachedProcess(Protocol):
+    """One process with its stdin and stdout held by kiln."""
+
+    @property
+    def pid(self) -> int | None:
+        """Its pid inside the sandbox, once it said it; None before, or when it is missing."""
+        ...
+
+    @property
+    def missing(self) -> bool:
+        """Its command is not in the sandbox (it never started)."""
+        ...
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last few KB it wrote on stderr, for saying why it ended."""
+        ...
+
+    async def send(self, data: bytes) -> None:
+        """Write to its stdin; raises ConnectionError once it has ended."""
+        ...
+
+    async def receive(self) -> bytes:
+        """The next piece of its stdout; b"" once it has ended."""
+        ...
+
+    async def close(self) -> None:
+        """Close its stdin (a well-behaved server exits) and let go of it."""
+        ...
+
+
+@runtime_checkable
+class Attaching(Protocol):
+    """A sandbox that can start attached processes (the Docker backend; bubblewrap runs
+    the host's own binaries, so kiln starts none there)."""
+
+    async def attach(self, argv: list[str], *, cwd: str) -> AttachedProcess:
+        """Start `argv` in the sandbox with `cwd` (inside it) as its working directory."""
+        ...

@@ -1,0 +1,132 @@
+"""An attached process in a Docker sandbox: one `docker exec` with its stdin attached.
+
+The engine's hijacked stream carries stdin one way and docker's multiplexed stdout and
+stderr frames the other (sandbox/docker_exec.py's framing). A reader thread takes the
+frames apart: stdout goes to an asyncio queue in pieces as they come, stderr is watched
+for the launch's markers (sandbox/attached.py) and its tail kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import socket
+import struct
+import threading
+
+from sandbox.attached import MISSING_MARKER, PID_MARKER, launch_argv
+from sandbox.docker_exec import exec_create
+from sandbox.engine_api import Engine, Hijacked
+
+STDERR_KEPT = 4096
+_PID_LINE = re.compile(rf"{PID_MARKER} (\d+)\n".encode())
+
+
+class DockerAttached:
+    """One process started with `docker exec -i` (sandbox/attached.py's AttachedProcess)."""
+
+    def __init__(self, stream: Hijacked, loop: asyncio.AbstractEventLoop) -> None:
+        self._stream = stream
+        self._loop = loop
+        self._out: asyncio.Queue[bytes] = asyncio.Queue()
+        self._stderr = bytearray()
+        self._send_lock = asyncio.Lock()
+        self._pid: int | None = None
+        self._missing = False
+        self._ended = False
+        threading.Thread(target=self._read_loop, name="kiln-attached", daemon=True).start()
+
+    @classmethod
+    async def start(
+        cls, engine: Engine, container: str, argv: list[str], cwd: str
+    ) -> DockerAttached:
+        """Start `argv` in `container` (ContainerMissing when it is gone)."""
+
+        def started() -> Hijacked:
+            exec_id = exec_create(engine, container, launch_argv(argv), stdin=True, workdir=cwd)
+            return engine.exec_start(exec_id)
+
+        stream = await asyncio.to_thread(started)
+        return cls(stream, asyncio.get_running_loop())
+
+    @property
+    def pid(self) -> int | None:
+        return self._pid
+
+    @property
+    def missing(self) -> bool:
+        return self._missing
+
+    @property
+    def stderr_tail(self) -> str:
+        return self._stderr.decode("utf-8", "replace")
+
+    async def send(self, data: bytes) -> None:
+        if self._ended:
+            raise ConnectionError("the process has ended")
+        async with self._send_lock:  # in order, and never blocking the loop on a full pipe
+            try:
+                await asyncio.to_thread(self._stream.sendall, data)
+            except OSError as exc:
+                raise ConnectionError(str(exc)) from None
+
+    async def receive(self) -> bytes:
+        if self._ended and self._out.empty():
+            return b""
+        return await self._out.get()
+
+    async def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._stream.shutdown(socket.SHUT_WR)  # its stdin ends: the server exits
+        with contextlib.suppress(OSError):
+            self._stream.close()
+
+    # -- the reader thread -----------------------------------------------------------
+    def _read_loop(self) -> None:
+        try:
+            while True:
+                header = self._read_exact(8)
+                if header is None:
+                    return
+                kind, size = struct.unpack(">BxxxL", header)
+                left = size
+                while left > 0:
+                    piece = self._stream.recv(min(left, 65536))
+                    if not piece:
+                        return
+                    left -= len(piece)
+                    if kind == 1:
+                        self._deliver(piece)
+                    else:
+                        self._watch_stderr(piece)
+        except OSError:
+            return
+        finally:
+            self._ended = True
+            self._deliver(b"")
+
+    def _read_exact(self, n: int) -> bytes | None:
+        chunks: list[bytes] = []
+        while n > 0:
+            data = self._stream.recv(n)
+            if not data:
+                return None
+            chunks.append(data)
+            n -= len(data)
+        return b"".join(chunks)
+
+    def _deliver(self, data: bytes) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            self._loop.call_soon_threadsafe(self._out.put_nowait, data)
+
+    def _watch_stderr(self, data: bytes) -> None:
+        self._stderr += data
+        if self._pid is None and not self._missing:
+            found = _PID_LINE.search(self._stderr)
+            if found:
+                self._pid = int(found.group(1))
+                del self._stderr[: found.end()]
+            elif MISSING_MARKER.encode() in self._stderr:
+                self._missing = True
+        del self._stderr[:-STDERR_KEPT]
