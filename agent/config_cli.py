@@ -84,7 +84,8 @@ def main(args: argparse.Namespace) -> int:
         _say(f"{'agents.' + agent.name:<{width}}  {agent.mode!r:<32}  ({agent.origin})")
     claude = [paths.claude_settings(Path.home()), paths.claude_settings(repo)]
     unread = [said for file in claude for said in rules_layer.claude_rules(file)[1]]
-    for sentence in (*left_out, *unread, *commands.notes, *skills.notes, *agents.notes):
+    untrusted = [said] if (said := trust.ignored_runs(repo, settings.ignored)) else []
+    for sentence in (*untrusted, *left_out, *unread, *commands.notes, *skills.notes, *agents.notes):
         _say(f"# {sentence}")
     detected = detect_test_command(repo, settings.tests.command)
     origin = "configured" if settings.tests.command else "detected"

@@ -24,6 +24,7 @@ from agent.approval import UNVERIFIED, Action, ApprovalRequest, Decision, Mode, 
 from agent.boundary import start_sandbox
 from agent.errors import ExitCode, KilnError, UsageError
 from agent.present import escape_controls
+from agent.settings import trust
 from agent.settings.config import Settings
 from agent.settings.flags import settings_for
 from agent.settings.repo import find_repo
@@ -141,6 +142,8 @@ def prepare(args: argparse.Namespace) -> tuple[Path, Settings]:
     attempts = getattr(args, "attempts", 1)
     if not 1 <= attempts <= MAX_ATTEMPTS:
         raise UsageError(f"--attempts takes 1 to {MAX_ATTEMPTS}; {attempts} was given.")
+    if args.output_format != "text":  # text prints the session's start notes on stderr
+        _say_ignored_runs(repo, settings)
     return repo, settings
 
 
@@ -287,6 +290,15 @@ async def _started_session(
     if interrupted:  # Ctrl+C while starting: stop here (exit 130), nothing was done
         raise KeyboardInterrupt
     return session
+
+
+def _say_ignored_runs(repo: Path, settings: Settings) -> None:
+    """What an untrusted repository would run, which kiln ignores, named once before
+    anything starts (stdout is the scripts'): the session's start notes say it too, in
+    the stream and the result's `notes`."""
+    said = trust.ignored_runs(repo, settings.ignored)
+    if said:
+        print(f"kiln: {said}", file=sys.stderr, flush=True)
 
 
 def _early_result(

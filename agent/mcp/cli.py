@@ -9,6 +9,7 @@ from pathlib import Path
 from agent.mcp.config import choose_servers
 from agent.mcp.tools import McpTools
 from agent.present import escape_controls
+from agent.settings import trust
 from agent.settings.config import McpServer, Settings, load_settings
 from agent.settings.repo import find_repo
 
@@ -22,7 +23,8 @@ def main(args: argparse.Namespace) -> int:
     repo = find_repo(args.repo)
     settings = load_settings(repo)
     chosen = choose_servers(repo, settings)
-    for note in chosen.notes:
+    untrusted = trust.ignored_runs(repo, settings.ignored)
+    for note in [*chosen.notes, *([untrusted] if untrusted else [])]:
         print(note)
     if not chosen.servers:
         print("No MCP servers are configured ([mcp_servers.NAME] in config.toml, or .mcp.json).")

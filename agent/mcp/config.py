@@ -75,11 +75,7 @@ def choose_servers(
             "trusted it, so its MCP servers do not start: read the change (`git diff`), then "
             "`kiln trust` to start them again."
         )
-    elif path.is_file():  # not read further: what an untrusted file says is not kiln's yet
-        chosen.notes.append(
-            f"The repository's {trust.MCP_FILE} names MCP servers that would run on your "
-            "machine; they start once you trust it: `kiln trust`."
-        )
+    # Untrusted, it is not read further: `trust.ignored_runs` names its servers.
     chosen.servers.update(given or {})
     chosen.servers = {n: s for n, s in chosen.servers.items() if s.enabled}
     return chosen

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent.approval import Approver, Mode
-from agent.errors import ConfigError
-from agent.hooks.config import claude_hooks
 from agent.llm.base import ModelClient
 from agent.session.core import Session
 from agent.settings import trust
@@ -36,7 +34,7 @@ def trust_question(repo: Path, settings: Settings) -> TrustQuestion | None:
     """What to ask before the repository's files are honoured; None: nothing to ask."""
     wanted = trust.trust_would_honour(settings.ignored)
     servers = trust.servers_awaiting_trust(repo)
-    hooks = hooks_awaiting_trust(repo)
+    hooks = trust.hooks_awaiting_trust(repo)
     if not wanted and not servers and not hooks:
         return None
     shown = ", ".join(f"{key} = {value!r}" for key, value in list(wanted.items())[:4])
@@ -62,18 +60,6 @@ def trust_question(repo: Path, settings: Settings) -> TrustQuestion | None:
         "(`kiln trust` does the same; a changed file asks again)."
     )
     return TrustQuestion(f"Trust this repository's {files}?", detail, files)
-
-
-def hooks_awaiting_trust(repo: Path) -> list[str]:
-    """The commands the repository's `.claude/settings.json` hooks would run once trusted
-    (none when it is trusted as it is, has none, or cannot be read: then none run)."""
-    try:
-        hooks = claude_hooks(repo)
-    except ConfigError:
-        return []
-    if not hooks or trust.is_trusted(repo, trust.CLAUDE_FILE):
-        return []
-    return sorted({hook.command for hook in hooks})
 
 
 async def open_session(

@@ -58,10 +58,13 @@ class Started:
 
 
 def ignored_keys(settings: Settings) -> list[str]:
+    """A sentence each for a repository's ignored settings, but those that change what
+    runs: `start_parts` names them in one (`trust.ignored_runs`)."""
     return [
         f"The repository's .kiln.toml sets {key}, which kiln ignores: "
         f"{trust.why_ignored(key, settings.trust_suspended and trust.host_side_key(key))}."
         for key in settings.ignored
+        if not trust.runs_key(key)
     ]
 
 
@@ -84,6 +87,8 @@ async def start_parts(
     still be on its way; `Started.asked` is its answer, to be awaited."""
     window = asyncio.ensure_future(declared_window(profile, settings, notes))
     try:
+        untrusted = await asyncio.to_thread(trust.ignored_runs, repo, settings.ignored)
+        notes.extend([untrusted] if untrusted else [])
         skills = await asyncio.to_thread(load_skills, repo)
         notes.extend(skills.notes)
         stable = asyncio.ensure_future(stable_extra(repo, settings, policy, notes, skills))

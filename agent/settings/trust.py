@@ -16,6 +16,8 @@ import argparse
 import json
 from pathlib import Path
 
+from agent.errors import ConfigError
+from agent.hooks.config import claude_hooks
 from agent.settings import host_code, paths, repo_keys
 
 # What a repository's own file may set, key by key: `repo_keys.REPO_KEYS`.
@@ -39,6 +41,45 @@ def servers_awaiting_trust(repo: Path) -> list[str]:
     except (OSError, UnicodeDecodeError, ValueError, AttributeError):
         return ["(the file cannot be read)"]
     return sorted(servers) if isinstance(servers, dict) else []
+
+
+def hooks_awaiting_trust(repo: Path) -> list[str]:
+    """The commands the repository's `.claude/settings.json` hooks would run once trusted
+    (none when it is trusted as it is, has none, or cannot be read: then none run)."""
+    try:
+        hooks = claude_hooks(repo)
+    except ConfigError:
+        return []
+    if not hooks or is_trusted(repo, CLAUDE_FILE):
+        return []
+    return sorted({hook.command for hook in hooks})
+
+
+def runs_key(key: str) -> bool:
+    """A repository's `key` changes what runs, and `kiln trust` would honour it."""
+    runs = any(key == k or key.startswith(k + ".") for k in RUNS_KEYS)
+    return runs and repo_keys.honoured(key, trusted=True)
+
+
+def ignored_runs(repo: Path, ignored: dict[str, object]) -> str | None:
+    """One sentence naming what the repository's files would run that kiln ignores until
+    `kiln trust` (its settings' `ignored`, its `.mcp.json` servers, its Claude Code hooks),
+    said once at a session's start; None: nothing is waiting."""
+    # A server is named once, not once per field it sets.
+    own = sorted({".".join(k.split(".")[:2]) for k in ignored if runs_key(k)})
+    servers = servers_awaiting_trust(repo)
+    hooks = hooks_awaiting_trust(repo)
+    named = [
+        *([f"{', '.join(own)} in {REPO_FILE}"] if own else []),
+        *([f"the MCP servers {', '.join(servers)} in {MCP_FILE}"] if servers else []),
+        *([f"the hooks in {CLAUDE_FILE}"] if hooks else []),
+    ]
+    if not named:
+        return None
+    return (
+        "This repository is not trusted as it is now, so kiln ignores what it would run "
+        f"({'; '.join(named)}); run `kiln trust` to honour it."
+    )
 
 
 def trust_file() -> Path:
@@ -74,6 +115,9 @@ HOOKS_ON_HOST = "hooks on host"
 # What a repository's `.kiln.toml` sets that runs on the host (or with the network the
 # person's own config may give setup): waits for trust again after an apply.
 HOST_SIDE_KEYS = ("sandbox.setup", "mcp_servers.")
+# What a repository's `.kiln.toml` sets that changes what runs: ignored untrusted, each is
+# named when a session starts (`ignored_runs`).
+RUNS_KEYS = ("sandbox.setup", "sandbox.image", "sandbox.dockerfile", "hooks", "mcp_servers")
 
 
 def _entry(repo: Path) -> dict[str, object]:

@@ -130,7 +130,9 @@ def test_a_repository_s_hooks_wait_for_trust_and_config_show_lists_them(
     settings = load_settings(tmp_path, env={})
     hooks, notes = session_hooks(settings, tmp_path)
     assert [h.command for h in hooks] == ["notify-send done"] and "hooks" in settings.ignored
-    assert "names 1 hook(s), which kiln does not run" in notes[0]
+    assert notes == []  # what an untrusted repository would run is named in one sentence:
+    said = trust.ignored_runs(tmp_path, settings.ignored)
+    assert said and "hooks in .kiln.toml" in said and "the hooks in .claude/settings.json" in said
 
     trust.trust(tmp_path)
     hooks, notes = session_hooks(load_settings(tmp_path, env={}), tmp_path)
@@ -164,7 +166,9 @@ def test_the_persons_own_claude_code_hooks_run_without_trust(
     hooks, notes = session_hooks(load_settings(repo, env={}), repo)
     assert [h.command for h in hooks] == ["notify-send done"]  # the repository's waits
     assert str(home / ".claude" / "settings.json") in hooks[0].source
-    assert len(notes) == 1 and "not trusted" in notes[0]
+    assert notes == [] and "the hooks in .claude/settings.json" in str(
+        trust.ignored_runs(repo, {})
+    )
     (home / ".claude" / "settings.json").write_text("{not json")
     hooks, notes = session_hooks(load_settings(repo, env={}), repo)
     assert hooks == () and "Its hooks do not run." in notes[0]

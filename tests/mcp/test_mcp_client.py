@@ -157,11 +157,14 @@ def test_mcp_json_needs_trust_as_it_is(tmp_path: Path) -> None:
     write_mcp_json(tmp_path)
     settings = load_settings(tmp_path, env={})
     untrusted = choose_servers(tmp_path, settings)
-    assert untrusted.servers == {} and "`kiln trust`" in untrusted.notes[0]
+    assert untrusted.servers == {} and untrusted.notes == []  # named by trust.ignored_runs:
+    assert "the MCP servers glossary, units in .mcp.json" in str(trust.ignored_runs(tmp_path, {}))
     trust.trust(tmp_path)
     assert sorted(choose_servers(tmp_path, settings).servers) == ["glossary", "units"]
+    assert trust.ignored_runs(tmp_path, {}) is None
     (tmp_path / ".mcp.json").write_text((tmp_path / ".mcp.json").read_text() + "\n")
     assert choose_servers(tmp_path, settings).servers == {}  # changed since: not trusted
+    assert "glossary, units in .mcp.json" in str(trust.ignored_runs(tmp_path, {}))
     (tmp_path / ".mcp.json").write_text('{"mcpServers": {"s": {"type": "sse", "url": "http://h"}}}')
     with pytest.raises(ConfigError, match="is a sse server; kiln speaks stdio and streamable HTTP"):
         read_mcp_json(tmp_path / ".mcp.json")

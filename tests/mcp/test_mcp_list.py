@@ -29,8 +29,8 @@ def test_lists_servers_started_or_not_with_their_tools(tmp_path: Path) -> None:
         'allow = ["lookup"]\n\n[mcp_servers.gone]\ncommand = "/no/such/server"\n'
     )
     before = kiln_mcp_list(repo)
-    assert "they start once you trust it: `kiln trust`" in before
-    assert "glossary" not in before and "own: started" in before
+    assert "(the MCP servers glossary, units in .mcp.json); run `kiln trust`" in before
+    assert "glossary:" not in before and "own: started" in before
     assert "gone: not started (/no/such/server): The MCP server gone could not be started" in before
     trust.trust(repo)
     after = kiln_mcp_list(repo)

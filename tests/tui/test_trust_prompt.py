@@ -1,5 +1,6 @@
 """Must hold: opening the TUI on a repository whose .kiln.toml sets what needs trust asks
-first; declining keeps the sandbox as tight as ever, trusting honours the file."""
+first; declining keeps the sandbox as tight as ever, trusting honours the file; what a
+declined file would run is named once in the transcript when the session starts."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from agent.approval import Mode
+from agent.llm.scripted.server import ScriptedServer
 from agent.settings import trust
 from agent.settings.config import load_settings
-from tests.tui.live import SIZE, wait_for
+from tests.tui.live import SIZE, live_app, ready, transcript_text, wait_for
 from tests.tui.scripts import calc_repo
 from tui.app import KilnApp
 from tui.screens.confirm import ConfirmScreen
@@ -36,3 +38,21 @@ async def test_the_tui_asks_before_honouring_a_repositorys_loosening_settings(
         )
     assert trust.is_trusted(repo) is (answer == "y")
     assert (app.settings.sandbox.env.get("TOKEN") == "from-repo") is (answer == "y")
+
+
+async def test_a_declined_setup_is_named_once_when_the_session_starts(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    repo = calc_repo(tmp_path / "repo")
+    (repo / ".kiln.toml").write_text('[sandbox]\nsetup = ["pip install -e ."]\n')
+    with ScriptedServer([]) as server:
+        app = live_app(repo, server)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("n")
+            await ready(pilot)
+            said = await wait_for(pilot, lambda: "kiln trust" in transcript_text(app) and app)
+            shown = transcript_text(said)
+    assert shown.count("kiln ignores what it would run (sandbox.setup in .kiln.toml)") == 1
+    assert "run `kiln trust` to honour it" in shown
+    assert "sandbox.setup, which kiln ignores" not in shown  # not again, key by key
