@@ -22,7 +22,16 @@ from agent.approval import INTERACTIVE_MODES, Mode, next_mode, parse_mode
 from agent.custom.commands import CustomCommand, CustomCommands
 from agent.custom.commands import load as load_custom
 from agent.errors import Busy, KilnError
-from agent.events import Applied, Event, ModeChanged, ModelChanged, SubagentFinished, Usage
+from agent.events import (
+    Applied,
+    Event,
+    JobEnd,
+    JobStopped,
+    ModeChanged,
+    ModelChanged,
+    SubagentFinished,
+    Usage,
+)
 from agent.present import changes_summary, cost_lines, cost_text
 from agent.settings.config import Settings
 
@@ -384,6 +393,30 @@ class Commands:
     async def _cmd_context(self, arg: str) -> AsyncIterator[Output]:
         yield Say("\n".join(self._ready().footprint()))
 
+    async def _cmd_jobs(self, arg: str) -> AsyncIterator[Output]:
+        session = self._ready()
+        word, _, which = arg.partition(" ")
+        which = which.strip()
+        if not word:
+            yield Say("\n".join(await session.job_lines()))
+            return
+        if word != "stop" or not which:
+            yield Say("/jobs lists the jobs; /jobs stop ID (or all) stops them.", "warning")
+            return
+        only = "" if which == "all" else which.removeprefix("#")
+        stopped: list[str] = []
+        if session.running:  # their JobStopped events go to the request's own stream
+            stopped = [job.id for job in await session.stop_now(JobEnd.PERSON, only)]
+        else:
+            async for event in session.stop_jobs(JobEnd.PERSON, only):
+                if isinstance(event, JobStopped) and event.ended is JobEnd.PERSON:
+                    stopped.append(event.job_id)
+                yield event
+        if stopped:
+            yield Say(f"Stopped job {', '.join(stopped)}.", "success")
+        else:
+            yield Say("No job was running." if not only else f"Job {only} was not running.")
+
 
 MAX_ATTEMPTS = 16  # as `kiln run --attempts`: each attempt is a sandbox and a conversation
 
@@ -438,6 +471,12 @@ COMMANDS: tuple[SlashCommand, ...] = (
         run=Commands._cmd_context,
     ),
     SlashCommand("sessions", "list stored sessions", run=Commands._cmd_sessions),
+    SlashCommand(
+        "jobs",
+        "the model's jobs (command, uptime, ports, last lines); /jobs stop ID stops one",
+        "[stop ID]",
+        run=Commands._cmd_jobs,
+    ),
     SlashCommand(
         "attempts",
         "try the next request N times at once, keeping the best changes",

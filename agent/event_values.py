@@ -76,6 +76,18 @@ class RunStatus(enum.StrEnum):
     ERROR = "error"
 
 
+class JobEnd(enum.StrEnum):
+    """How a job (a command the model keeps running: `run` with `background`) ended; the
+    values are sandbox/services.py's."""
+
+    EXITED = "exited"  # on its own
+    STOPPED = "stopped"  # the model stopped it
+    PERSON = "person"  # the person did (/jobs stop)
+    RUN_ENDED = "run_ended"  # still running when `kiln run` ended
+    DISK = "disk_limit"  # the workspace grew past the disk limit while no command ran
+    LOST = "lost"  # the sandbox went away (closed, or its command server died)
+
+
 class Level(enum.StrEnum):
     """How a Notice is shown."""
 

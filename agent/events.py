@@ -18,6 +18,7 @@ from agent.approval import Action, Mode, Verdict
 from agent.event_values import Budget as Budget
 from agent.event_values import CandidateKind as CandidateKind
 from agent.event_values import HookOutcome as HookOutcome
+from agent.event_values import JobEnd as JobEnd
 from agent.event_values import Level as Level
 from agent.event_values import Phase as Phase
 from agent.event_values import PlanStatus as PlanStatus
@@ -372,6 +373,30 @@ class SubagentFinished(EventBase):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
+class JobStarted(EventBase):
+    """The model started a command as a job (`run` with `background`): it runs beside the
+    session in its sandbox until it exits or is stopped. `job_id` names it in JobStopped."""
+
+    job_id: str
+    command: str
+    log: str = ""  # where the last part of its output is kept, inside the sandbox
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class JobStopped(EventBase):
+    """A job ended: how, its exit code (None: unknown), how long it ran, the ports it
+    listened on last, and its last lines."""
+
+    job_id: str
+    command: str
+    ended: JobEnd
+    exit_code: int | None = None
+    uptime_s: float = 0.0
+    ports: tuple[int, ...] = ()
+    last_lines: str = ""
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class Finished(EventBase):
     """The run ended: how and why, with its steps, tool calls, usage, cost and duration."""
 
@@ -416,6 +441,8 @@ Event: TypeAlias = (
     | Applied
     | SubagentStarted
     | SubagentFinished
+    | JobStarted
+    | JobStopped
     | Finished
     | BudgetWarning
 )

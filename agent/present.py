@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent.event_values import PlanStatus, TaskShape
+from agent.event_values import JobEnd, PlanStatus, TaskShape
 
 if TYPE_CHECKING:  # the events themselves load with the session, not with the first frame
     from agent.event_values import Usage
@@ -18,6 +18,8 @@ if TYPE_CHECKING:  # the events themselves load with the session, not with the f
         CandidatesTried,
         Compacted,
         HookRan,
+        JobStarted,
+        JobStopped,
         SubagentFinished,
         SubagentStarted,
         TaskShaped,
@@ -173,6 +175,47 @@ def subagent_finished_line(event: SubagentFinished) -> str:
         f"agent {event.name} ({event.agent_id}) {event.status} · {event.steps} steps · "
         f"{tokens:,} tokens · {money} · {event.duration_s:.1f}s{changed}"
     )
+
+
+def job_started_line(event: JobStarted) -> str:
+    """`job 1 started: python3 -m http.server 8000`"""
+    return f"job {event.job_id} started: {short_command(event.command)}"
+
+
+def job_stopped_line(event: JobStopped) -> str:
+    """`job 1 stopped by the model after 12s (exit 143): python3 -m http.server 8000`"""
+    code = "" if event.exit_code is None else f" (exit {event.exit_code})"
+    how = JOB_END_WORDS[event.ended]
+    return (
+        f"job {event.job_id} {how} after {duration(event.uptime_s)}{code}: "
+        f"{short_command(event.command)}"
+    )
+
+
+JOB_END_WORDS = {
+    JobEnd.EXITED: "exited",
+    JobEnd.STOPPED: "stopped by the model",
+    JobEnd.PERSON: "stopped by you",
+    JobEnd.RUN_ENDED: "stopped at the end of the run",
+    JobEnd.DISK: "stopped at the disk limit",
+    JobEnd.LOST: "ended with its sandbox",
+}
+
+
+def short_command(command: str, most: int = 80) -> str:
+    """A command on one line, cut to `most` characters."""
+    line = " ".join(command.split())
+    return line if len(line) <= most else line[: most - 1] + "…"
+
+
+def duration(seconds: float) -> str:
+    """`12s`, `4m05s`, `2h03m`: how long something ran."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
 
 
 # What each shape of task means for the run, in the words every front end shows.

@@ -14,6 +14,7 @@ from sandbox.base import SandboxError
 from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel
 from sandbox.services import (
     EXITED,
+    LAST_OUTPUT,
     LOG_KEEP,
     LOST,
     NO_JOBS,
@@ -64,7 +65,7 @@ class ServiceTable:
         service.ended = time.time()
         service.ended_by = self.ending.pop(service.id, EXITED if how.code is not None else LOST)
         with contextlib.suppress(Exception):  # what it said last, for whoever is told
-            await self.refresh(service)
+            service.last_output = (await self.read(service, 0, LAST_OUTPUT)).text
         self.on_end(service)
 
     def get(self, sid: str) -> Service:
@@ -93,10 +94,6 @@ class ServiceTable:
             service.ports = ports
         text = data.decode("utf-8", "replace")
         return ServiceOutput(text, start, max(0, start - since), start + len(data))
-
-    async def refresh(self, service: Service) -> None:
-        """Its ports and the bytes it wrote, asked now."""
-        await self.read(service, service.total, 0)
 
     async def stop(self, service: Service, how: str) -> Service:
         """TERM it, KILL it a second later; returns once it ended."""

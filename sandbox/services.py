@@ -27,6 +27,7 @@ from typing import Protocol
 SERVICES = "/kiln/services"  # inside the container: the state dir's services/
 LOG_KEEP = 2 << 20  # the last 2 MB of a service's output
 READ_MOST = 8 << 10  # what one read hands the model, at most: the newest part
+LAST_OUTPUT = 2 << 10  # what is kept of a service's output in its record when it ends
 
 # How a service ended (`Service.ended_by`); agent.event_values.JobEnd has the same values.
 EXITED = "exited"  # on its own
@@ -59,6 +60,7 @@ class Service:
     ended: float | None = None  # time.time()
     total: int = 0  # bytes of output in all, as last looked at
     read_upto: int = 0  # the model has read its output up to here
+    last_output: str = ""  # its last bytes of output, read when it ended
 
     @property
     def running(self) -> bool:

@@ -30,6 +30,8 @@ from agent.events import (
     Finished,
     HookOutcome,
     HookRan,
+    JobStarted,
+    JobStopped,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -57,6 +59,8 @@ from agent.present import (
     escape_controls,
     hook_line,
     human_tokens,
+    job_started_line,
+    job_stopped_line,
     shape_line,
     subagent_finished_line,
     subagent_started_line,
@@ -140,6 +144,10 @@ class LineRenderer:
             case SubagentFinished():
                 ok = event.status in (RunStatus.DONE, RunStatus.ANSWERED)
                 self.note(subagent_finished_line(event), "info" if ok else "warning")
+            case JobStarted():
+                self.note(job_started_line(event))
+            case JobStopped():
+                self.note(job_stopped_line(event))
             case Finished():
                 done = event.status in (RunStatus.DONE, RunStatus.ANSWERED)
                 self.note(finished_summary(event), "success" if done else "warning")

@@ -37,6 +37,9 @@ from agent.events import (
     Finished,
     HookOutcome,
     HookRan,
+    JobEnd,
+    JobStarted,
+    JobStopped,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -63,8 +66,10 @@ from agent.present import (
     compacted_line,
     denied_line,
     hook_line,
+    job_stopped_line,
     shape_line,
     short_arguments,
+    short_command,
     subagent_finished_line,
 )
 
@@ -166,6 +171,22 @@ class Translator:
                         event.agent_id,
                         status="completed" if ok else "failed",
                         content=[tool_content(text_block(report[:OUTPUT_SHOWN]))],
+                    )
+                ]
+            case JobStarted():  # a job is a tool call of its own while it runs
+                title = f"job {event.job_id}: {short_command(event.command)}"
+                return [
+                    start_tool_call(
+                        f"job-{event.job_id}", title, kind="execute", status="in_progress"
+                    )
+                ]
+            case JobStopped():
+                text = f"{job_stopped_line(event)}\n{event.last_lines}".rstrip()
+                return [
+                    update_tool_call(
+                        f"job-{event.job_id}",
+                        status="completed" if event.ended is not JobEnd.LOST else "failed",
+                        content=[tool_content(text_block(text[-OUTPUT_SHOWN:]))],
                     )
                 ]
             case Finished():

@@ -17,6 +17,8 @@ from agent.events import (
     FilesChanged,
     Finished,
     HookRan,
+    JobStarted,
+    JobStopped,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -46,6 +48,8 @@ from agent.present import (
     diff_stats,
     format_usage,
     hook_line,
+    job_started_line,
+    job_stopped_line,
     shape_line,
     short_arguments,
     subagent_finished_line,
@@ -98,6 +102,10 @@ def render_text(event: Event) -> str:
             return f"  {subagent_started_line(event)}"
         case SubagentFinished():
             return f"  {subagent_finished_line(event)}"
+        case JobStarted():
+            return f"  {job_started_line(event)}"
+        case JobStopped():
+            return f"  {job_stopped_line(event)}"
         case Finished():
             evidence = f"\n  evidence: {event.evidence}" if event.evidence else ""
             return f"· {event.status} ({event.stop_reason.value}){evidence}"
@@ -149,6 +157,11 @@ def final_report(
              "steps": e.steps, "usage": usage_dict(e.usage), "cost_usd": e.cost_usd}
             for e in session.events if isinstance(e, SubagentFinished)
         ],
+        "jobs": [  # the jobs the model started; `run_ended`: still running at the end
+            {"job_id": j.id, "command": j.command, "ended": j.ended_by or "running",
+             "exit_code": j.exit_code, "uptime_s": round(j.uptime_s(), 1), "ports": list(j.ports)}
+            for j in session.jobs()
+        ],
     }  # fmt: skip
 
 
@@ -176,6 +189,7 @@ def early_report(
         "denied": [],
         "notes": [],
         "agents": [],
+        "jobs": [],
         "usage": usage_dict(Usage()),
         "usage_line": "",
         "cost_usd": 0.0,

@@ -215,6 +215,7 @@ async def run_headless(
         # (a model server still busy with the last run) must not push the end past it.
         # A one-time set-up (building the sandbox image) is not the run's time.
         finished = await _drive(session, args, out, err, None if set_up else started)
+        await _stop_jobs(session, args, out, err)
         if chosen is not None:
             kept = await chosen(session, finished)  # asked even without --apply: it reports
             args.apply = args.apply and kept
@@ -395,6 +396,16 @@ async def _drive(
     return finished
 
 
+async def _stop_jobs(session: Session, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    """The jobs the model left running are stopped once the run ended, each named by its
+    JobStopped (and in the result's `jobs`): nothing outlives `kiln run`."""
+    from agent.events import JobEnd
+
+    if session.jobs():  # their JobStopped events (those already ended, too) go out now
+        async for event in session.stop_jobs(JobEnd.RUN_ENDED):
+            _emit(event, args.output_format, out, err)
+
+
 def _emit(event: Event, fmt: str, out: TextIO, err: TextIO) -> None:
     if fmt == "stream-json":
         out.write(json.dumps(event.to_dict()) + "\n")
@@ -546,6 +557,8 @@ def _text_summary(report: dict[str, Any]) -> str:
         lines.append(f"evidence: {report['evidence']}")
     for denied in report["denied"]:
         lines.append(f"refused: {denied['what']} ({denied['why']})")
+    for job in report["jobs"]:
+        lines.append(f"job {job['job_id']} {job['ended']}: {job['command']}")
     lines.append(
         f"usage: {report['usage_line']}; {report['duration_s']:.1f}s; session {report['session_id']}"
     )

@@ -34,6 +34,7 @@ from agent.run.loop import drive
 from agent.run.room import make_room
 from agent.run.state import RunState
 from agent.session import models, resume, startup
+from agent.session.jobs import SessionJobs
 from agent.session.parts import SessionParts
 from agent.settings.config import Limits, McpServer, Settings
 from agent.settings.repo import stored_repo
@@ -41,9 +42,9 @@ from agent.store.db import Store
 from agent.vcs.landing import commit_applied, land, provenance, undo_applied, undo_step
 
 
-class Session(SessionParts):
+class Session(SessionParts, SessionJobs):
     """What a session does with its parts: start, run, compact, apply, commit, undo,
-    switch the model, cancel, close; `load` reopens a stored one."""
+    switch the model, cancel, close; `load` reopens a stored one. Its jobs: `jobs.py`."""
 
     async def start(self) -> None:
         """Start the model client and the sandbox, record the baseline; idempotent.
@@ -83,6 +84,7 @@ class Session(SessionParts):
         )  # fmt: skip
         self.sandbox, self.mcp, self._stable = parts.sandbox, parts.mcp, parts.stable
         self.hooks.sandbox = self.sandbox  # where a repository's hooks run
+        self.watch_jobs(self.sandbox)
         self.prefix_parts, self.skills = parts.parts, parts.skills
         if self._restore_diff:
             await resume.reapply(self.sandbox, self._restore_diff)

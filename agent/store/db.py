@@ -37,6 +37,8 @@ from agent.events import (
     FilesChanged,
     Finished,
     HookRan,
+    JobStarted,
+    JobStopped,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -353,7 +355,7 @@ class Store:
                 | AssistantMessage() | PlanUpdated() | FilesChanged() | TestsRan() | Compacted()
                 | CandidatesTried() | WindowUsed() | Checkpointed() | ModeChanged()
                 | ModelChanged() | HookRan() | ActionDenied() | SubagentStarted()
-                | SubagentFinished()
+                | SubagentFinished() | JobStarted() | JobStopped()
             ):  # fmt: skip
                 pass  # in the event log only
             case _:

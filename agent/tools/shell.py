@@ -1,4 +1,4 @@
-"""Running things in the sandbox: run and run_tests."""
+"""Running things in the sandbox: run (a command, or a job: agent/tools/jobs.py) and run_tests."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from agent.approval import Action
 from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool
+from agent.tools.jobs import job_action, start_job
 from agent.tools.testdigest import TestDigest, digest, runnable_check
 from sandbox.base import ExecResult, Sandbox
 from sandbox.gitstate import BIG_FILE_KB
@@ -38,17 +39,30 @@ def describe_exec(result: ExecResult) -> str:
 @tool(
     "run",
     "Run a shell command in the sandbox (a copy of the repository; no network). "
-    "Returns its output and exit code.",
+    "Returns its output and exit code. A server or watcher that must keep running while "
+    "other commands use it: `background: true` starts it as a job and returns its id at "
+    "once; `job: ID` alone reads its new output, with `stop: true` stops it.",
     {
         "command": {"type": "string"},
         "timeout_s": {"type": "number", "description": "seconds before it is stopped"},
+        "background": {
+            "type": "boolean",
+            "description": "keep it running as a job (a server on 127.0.0.1, a watcher)",
+        },
+        "job": {"type": "string", "description": "a job's id: read its new output"},
+        "stop": {"type": "boolean", "description": "with `job`: stop that job"},
     },
-    ["command"],
+    [],
 )
 async def run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    if args.get("job") is not None and not args.get("command"):
+        return await job_action(ctx, args)
     command = arg_str(args, "command").strip()
     if not command:
         raise ToolFailure("`command` is empty.")
+    background = args.get("background")
+    if background not in (None, True, False):
+        raise ToolFailure("`background` must be true or false.")
     try:
         timeout = float(args.get("timeout_s") or DEFAULT_COMMAND_TIMEOUT_S)
         if math.isnan(timeout):  # nan slips through min() and max(): no limit at all
@@ -56,9 +70,12 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     except (TypeError, ValueError):
         raise ToolFailure("`timeout_s` must be a number of seconds.") from None
     timeout = min(max(timeout, 1.0), ctx.max_command_timeout_s)
+    # A job is a run of its command for the gate and the [permissions] rules alike.
     refusal = await ctx.gate.check(Action.COMMAND, f"run `{command}`", ctx.emit, command=command)
     if refusal:
         return ToolResult(False, refusal)
+    if background:
+        return await start_job(ctx, command)
     result = await ctx.sandbox.exec(command, timeout=timeout)
     # A command may have written files; the loop compares the workspace to know for sure.
     return ToolResult(

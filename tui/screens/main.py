@@ -113,11 +113,11 @@ class MainScreen(Screen[None]):
     async def show(self, event: Event) -> None:
         """Hand one event to every widget that draws it."""
         # The event types load after the first frame (the screen is drawn before any event).
-        from agent.events import FilesChanged, PhaseChanged, PlanUpdated
+        from agent.events import FilesChanged, JobStarted, JobStopped, PhaseChanged, PlanUpdated
 
         if self.meter_state.apply(event):
             self.redraw_meter_now()
-        if isinstance(event, PhaseChanged | PlanUpdated | FilesChanged):
+        if isinstance(event, PhaseChanged | PlanUpdated | FilesChanged | JobStarted | JobStopped):
             self.side.show(event)
         await self.transcript.show(event)
 

@@ -1,13 +1,16 @@
-"""The side panel: the plan with its current phase, the files changed, the sandbox state.
+"""The side panel: the plan with its current phase, the files changed, the sandbox state,
+the jobs the model keeps running.
 
 Two widgets draw its text, each a block of lines in the panel's component styles
 (kiln.tcss): the plan's part down to the files' title, and the sandbox's part; the files'
-list is mounted between them with the first files changed. Each widget mounted costs the
+list is mounted between them with the first files changed, the jobs' lines below the
+sandbox's with the first job (/jobs tells their uptime, ports and last lines). Each widget mounted costs the
 first frame about half a millisecond: the panel's six labels were 3 ms of its CPU time, and
 the files' hidden list 8 ms (an OptionList's styles and layout)."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -65,6 +68,10 @@ class SandboxLines(PanelLines):
     COMPONENT_CLASSES = {TITLE}  # the state in the widget's own colour
 
 
+class JobLines(PanelLines):
+    COMPONENT_CLASSES = {TITLE}  # each job in the widget's own colour
+
+
 class SidePanel(Vertical):
     """Each section draws its reactives; an event that repeats what is shown redraws nothing
     (the files list keeps its highlight)."""
@@ -74,6 +81,7 @@ class SidePanel(Vertical):
     plan: var[tuple[PlanStep, ...]] = var((), init=False)
     files: var[tuple[str, ...]] = var((), init=False)
     sandbox: var[tuple[str, str]] = var(("not started", "info"), init=False)  # (state, level)
+    jobs: var[tuple[str, ...]] = var((), init=False)  # a line per running job
 
     class DiffRequested(Message):
         """The person chose a changed file: show what changed in it."""
@@ -88,6 +96,8 @@ class SidePanel(Vertical):
         self._plan = PlanLines(id="plan")  # PLAN, the phase, the steps, FILES CHANGED
         self._files: OptionList | None = None  # made with the first files changed
         self._sandbox = SandboxLines(id="sandbox")  # SANDBOX, its state
+        self._jobs: JobLines | None = None  # JOBS, made with the first job
+        self._job_lines: dict[str, str] = {}  # job id -> its line, while it runs
         self._plan.add_class("-phase-idle")
         self._draw_plan()
         self.watch_sandbox(self.sandbox)
@@ -97,10 +107,12 @@ class SidePanel(Vertical):
         if self._files is not None:
             yield self._files
         yield self._sandbox
+        if self._jobs is not None:
+            yield self._jobs
 
     def show(self, event: Event) -> None:
         # Imported here: the first frame draws the panel before any event type loads.
-        from agent.events import FilesChanged, PhaseChanged, PlanUpdated
+        from agent.events import FilesChanged, JobStarted, JobStopped, PhaseChanged, PlanUpdated
 
         if isinstance(event, PhaseChanged):
             self.set_phase(event.phase)
@@ -108,6 +120,17 @@ class SidePanel(Vertical):
             self.plan = event.steps
         elif isinstance(event, FilesChanged):
             self.set_files(event.paths)
+        elif isinstance(event, JobStarted):
+            from agent.present import short_command
+
+            since = time.strftime("%H:%M:%S")
+            self._job_lines[event.job_id] = (
+                f"● {event.job_id} since {since}: {short_command(event.command, 40)}"
+            )
+            self.jobs = tuple(self._job_lines.values())
+        elif isinstance(event, JobStopped):
+            self._job_lines.pop(event.job_id, None)
+            self.jobs = tuple(self._job_lines.values())
 
     def set_phase(self, phase: Phase | str) -> None:
         self.phase = phase.value if isinstance(phase, Phase) else phase
@@ -149,6 +172,14 @@ class SidePanel(Vertical):
         self._files.clear_options()
         self._files.add_options([Option(path, id=path) for path in files])
         self._files.display = bool(files)
+
+    def watch_jobs(self, jobs: tuple[str, ...]) -> None:
+        if self._jobs is None:
+            self._jobs = JobLines(id="jobs")
+            if self.is_mounted:  # else compose yields it
+                self.mount(self._jobs)
+        shown = jobs or ("none running: /jobs lists them",)
+        self._jobs.lines = (("", ""), ("JOBS", TITLE), *((line, "") for line in shown))
 
     def watch_sandbox(self, sandbox: tuple[str, str]) -> None:
         state, level = sandbox

@@ -11,6 +11,8 @@ from agent.present import (
     compacted_line,
     denied_line,
     hook_line,
+    job_started_line,
+    job_stopped_line,
     shape_line,
     subagent_started_line,
 )
@@ -152,6 +154,10 @@ class Transcript(WindowedLog):
                 await self.note(subagent_started_line(event))
             case ev.SubagentFinished():
                 await self.add(SubagentEntry(event))
+            case ev.JobStarted():
+                await self.note(job_started_line(event))
+            case ev.JobStopped():
+                await self.note(job_stopped_line(event))
             case ev.FilesChanged():
                 self._changed = event.paths
             case ev.Finished():
