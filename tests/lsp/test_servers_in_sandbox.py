@@ -1,0 +1,134 @@
+"""The language servers in a real Docker sandbox: pyright and typescript-language-server
+from the image, a push-only server of the tests' own, a missing one. One sandbox (and
+one set of warm servers) for the module."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from agent.events import Event, Notice
+from agent.lsp.servers import LanguageServers
+from agent.lsp.specs import session_servers
+from agent.settings.config import LspServer, load_settings
+from sandbox.base import Sandbox
+from sandbox.factory import create_sandbox
+from tests.conftest import make_git_repo, require_docker
+
+pytestmark = [pytest.mark.docker, pytest.mark.asyncio(loop_scope="module")]
+
+CALC = (
+    "def total(values, start):\n"
+    "    return sum(values) + start\n"
+    "\n"
+    "\n"
+    "def check(x):\n"
+    "    x == 2  # a warning pyright gives before any edit: the expression is unused\n"
+    "    return x\n"
+)
+MAIN = "from calc import total\n\nprint(total([1, 2], 0))\n"
+LIB = "export function twice(n: number): number {\n  return n * 2;\n}\n"
+USE = "import { twice } from './lib';\n\nconsole.log(twice(2));\n"
+PUSH = (Path(__file__).with_name("push_server.py")).read_text()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def box(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Sandbox]:
+    require_docker()
+    repo = make_git_repo(
+        tmp_path_factory.mktemp("lsp") / "repo",
+        {"calc.py": CALC, "main.py": MAIN, "lib.ts": LIB, "use.ts": USE, "push_server.py": PUSH},
+    )
+    sandbox = create_sandbox(repo, load_settings(repo, env={}).sandbox)
+    await sandbox.start()
+    try:
+        yield sandbox
+    finally:
+        await sandbox.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def servers(box: Sandbox) -> AsyncIterator[LanguageServers]:
+    configured = {
+        "fixmes": LspServer(command=("python3", "push_server.py"), extensions=(".fix",)),
+        "ghost": LspServer(command=("kiln-no-such-server", "--stdio"), extensions=(".zz",)),
+    }
+    started = LanguageServers(box, session_servers(configured))
+    yield started
+    await started.close()
+
+
+async def edit(
+    servers: LanguageServers, path: str, before: str | None, after: str
+) -> tuple[str, list[Event]]:
+    """Write `after` as the edit tools do, then ask the servers what it introduced."""
+    notices: list[Event] = []
+    await servers.sandbox.write_file(path, after.encode())
+    said = await servers.check_edit(servers.sandbox, path, before, after, notices.append)
+    await servers.sandbox.write_file(path, (before or "").encode())  # the next test's start
+    return said, notices
+
+
+async def test_a_python_edit_hears_its_own_errors_and_its_importers_not_the_old_warning(
+    servers: LanguageServers,
+) -> None:
+    broken = CALC.replace("def total(values, start):", "\n\ndef total(values):").replace(
+        "sum(values) + start", "sum(valuse)"
+    )
+    said, notices = await edit(servers, "calc.py", CALC, broken)
+    assert notices == []
+    assert '"valuse" is not defined' in said and "reportUndefinedVariable" in said
+    assert "main.py:3:" in said and "Expected 1 positional argument" in said
+    assert said.splitlines()[0].startswith("pyright-langserver reports")
+    assert "not accessed" not in said and "is unused" not in said  # there before, lines moved
+    # The warning is pyright's to give: a new file holding it hears of it.
+    fresh, _ = await edit(servers, "fresh.py", None, CALC)
+    assert "Expression value is unused" in fresh and "warning" in fresh
+
+
+async def test_a_typescript_type_error_is_told_and_moved_lines_are_not(
+    servers: LanguageServers,
+) -> None:
+    said, notices = await edit(servers, "lib.ts", LIB, LIB + "const count: number = 'three';\n")
+    assert notices == []
+    assert "lib.ts:4:7: error: Type 'string' is not assignable to type 'number'. [2322]" in said
+    moved, _ = await edit(servers, "lib.ts", LIB, "\n\n" + LIB)
+    assert moved == ""
+    widened, _ = await edit(
+        servers, "lib.ts", LIB, LIB.replace("(n: number)", "(n: number, m: number)")
+    )
+    assert "use.ts:3:13: error: Expected 2 arguments, but got 1." in widened
+
+
+async def test_commands_and_their_stray_sweep_leave_the_servers_running(
+    servers: LanguageServers,
+) -> None:
+    await edit(servers, "calc.py", CALC, CALC + "\n")  # started, if no test before did
+    result = await servers.sandbox.exec("sleep 0.1; echo done", timeout=30)
+    assert result.output.strip() == "done" and not result.notes
+    listed = await servers.sandbox.exec("ps -eo args | grep -c '[p]yright-langserver'", timeout=30)
+    assert int(listed.output.strip() or 0) >= 1
+    said, notices = await edit(servers, "calc.py", CALC, CALC + "oops\n")
+    assert '"oops" is not defined' in said and notices == []
+
+
+async def test_a_server_that_only_publishes_is_waited_for(servers: LanguageServers) -> None:
+    said, notices = await edit(servers, "notes.fix", "fine\n", "fine\nFIXME later\n")
+    assert notices == []
+    assert said.splitlines()[1:] == ["notes.fix:2:1: error: FIXME left in [fixme]"]
+    unchanged, _ = await edit(servers, "notes.fix", "FIXME a\n", "\nFIXME a\n")
+    assert unchanged == ""
+
+
+async def test_a_missing_server_costs_one_notice_and_edits_go_on(servers: LanguageServers) -> None:
+    first, notices = await edit(servers, "a.zz", None, "x\n")
+    second, more = await edit(servers, "b.zz", None, "y\n")
+    assert first == second == ""
+    assert [type(n) for n in notices] == [Notice] and more == []
+    assert (
+        "ghost language server (kiln-no-such-server) is not in the sandbox image"
+        in notices[0].message
+    )  # type: ignore[attr-defined]
