@@ -19,7 +19,15 @@ from sandbox import gitstate, quota, strays
 from sandbox.base import ExecResult, SandboxConfig, SandboxError
 from sandbox.idle_watch import IdleDiskWatch
 from sandbox.output import OutputCapture
-from sandbox.services import DISK, NO_JOBS, READ_MOST, Service, ServiceOutput, ServiceRunner
+from sandbox.services import (
+    DISK,
+    NO_JOBS,
+    READ_MOST,
+    Service,
+    ServiceOutput,
+    ServiceRunner,
+    jobs_stopped_sentence,
+)
 from sandbox.sizes import parse_bytes
 from sandbox.workspace import Layout
 
@@ -186,9 +194,16 @@ class WorkspaceSandbox:
         return 0
 
     async def _stop_background(self) -> int:
-        """Past the disk limit between commands: the jobs stop and the strays die."""
+        """Past the disk limit between commands: the strays die, or, when there were none,
+        the jobs stop (which of them wrote cannot be told, so all); how many strays."""
+        killed = await self.stop_strays()
+        if killed:
+            return killed
         stopped = await self.stop_services(DISK)
-        return len(stopped) + await self.stop_strays()
+        if stopped:
+            ids = [service.id for service in stopped]
+            self.idle_watch.pending.append(jobs_stopped_sentence(ids, self.config.disk_limit))
+        return 0
 
     # -- services (sandbox/services.py) ------------------------------------------------
     def services(self) -> list[Service]:

@@ -44,6 +44,14 @@ NO_JOBS = (
 )
 
 
+def jobs_stopped_sentence(ids: list[str], limit: str) -> str:
+    what = f"job {ids[0]}" if len(ids) == 1 else f"jobs {', '.join(ids)}"
+    return (
+        f"While no command ran, the workspace grew past its disk limit of {limit} ([sandbox] "
+        f"disk_limit), so kiln stopped {what}; delete what you do not need and write less."
+    )
+
+
 @dataclass
 class Service:
     """One process kept running beside the session. `id` is what the model and the person

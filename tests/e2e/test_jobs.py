@@ -163,7 +163,7 @@ def test_a_hostile_models_jobs_are_stopped_as_any_command_would_be(
     assert "kiln killed 1 process" in ended
     assert left.startswith("0\n")
     assert "ended (disk_limit" in filled
-    assert "past its disk limit of 200m" in removed
+    assert "past its disk limit of 200m" in removed and "kiln stopped jobs 2, 3;" in removed
     # Which job wrote cannot be told apart: past the limit, every running job stops.
     ends = {j["job_id"]: j["ended"] for j in result["jobs"]}
     assert ends == {"1": "exited", "2": "disk_limit", "3": "disk_limit"}

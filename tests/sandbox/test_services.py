@@ -172,6 +172,7 @@ async def test_a_job_filling_the_disk_is_stopped_by_the_disk_limit(
     assert stopped_at < 600 * MB
     told = await sandbox.exec("rm -f f*; echo next")
     assert told.ok and "past its disk limit of 200m" in told.notes[0]
+    assert "kiln stopped job 1;" in told.notes[0]
     print(f"a job filling the disk stopped at {stopped_at / MB:.0f} MB under a 200m limit")
 
 

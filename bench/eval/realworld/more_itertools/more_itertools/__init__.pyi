@@ -1,2 +1,0 @@
-from .more import *
-from .recipes import *
