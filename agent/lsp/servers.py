@@ -92,6 +92,17 @@ class LanguageServers:
             self._tell(server, NO_ATTACHING, emit, key="")
         return ""
 
+    def running(self) -> dict[str, AttachedProcess]:
+        """The servers started and still running, by name (their pids for a benchmark)."""
+        return {
+            name: task.result().process
+            for name, task in self._started.items()
+            if task.done()
+            and not task.cancelled()
+            and task.exception() is None
+            and not task.result().ended.is_set()
+        }
+
     async def close(self) -> None:
         """Every server asked to exit; their processes end with their stdin anyway."""
         tasks = list(self._started.values())

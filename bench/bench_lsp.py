@@ -1,0 +1,139 @@
+"""What the language servers cost: pyright in the real Docker sandbox over a generated
+200-file Python repository. Its cold start (the first edit's diagnostics: the process,
+`initialize`, the first files checked), the warm diagnostics after each of N edits as
+the model waits for them (the edited file and up to four importers, as it was and as it
+is), and the server's memory inside the container. Target: warm p50 at most 500 ms.
+
+    .venv/bin/python bench/bench_lsp.py [--edits 40] [--files 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from agent.lsp.servers import LanguageServers
+from agent.lsp.specs import session_servers
+from sandbox.base import SandboxConfig
+from sandbox.factory import create_sandbox
+
+
+def module(index: int, per_package: int) -> str:
+    """A module with a class and five functions, calling into two modules before it."""
+    lines = []
+    for other in (index - 1, index - 7):
+        if other >= 0:
+            lines.append(
+                f"from pkg{other // per_package}.mod{other % per_package} import f0_{other}"
+            )
+    lines.append("")
+    for n in range(5):
+        calls = " + ".join(f"f0_{o}(x)" for o in (index - 1, index - 7) if o >= 0 and n == 0)
+        extra = f" + {calls}" if calls else ""
+        lines += ["", f"def f{n}_{index}(x: int) -> int:", f"    return x * {n + 1}{extra}", ""]
+    lines += [
+        "",
+        f"class Thing{index}:",
+        "    def __init__(self, size: int) -> None:",
+        "        self.size = size",
+        "",
+        "    def grow(self, by: int) -> int:",
+        f"        return f1_{index}(self.size + by)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def repository(root: Path, files: int) -> Path:
+    per_package = 20
+    for index in range(files):
+        package = root / f"pkg{index // per_package}"
+        package.mkdir(parents=True, exist_ok=True)
+        (package / "__init__.py").touch()
+        (package / f"mod{index % per_package}.py").write_text(module(index, per_package))
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b",
+           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}  # fmt: skip
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start"]):
+        subprocess.run(["git", *command], cwd=root, check=True, env=env)
+    return root
+
+
+async def rss_kb(sandbox: object, pid: int) -> int:
+    """The server's resident memory inside the container, its children's included."""
+    script = (
+        f"for p in {pid} $(pgrep -P {pid}); do awk '/^VmRSS/ {{print $2}}' /proc/$p/status; done"
+        " | awk '{s += $1} END {print s}'"
+    )
+    result = await sandbox.exec(script, timeout=30)  # type: ignore[attr-defined]
+    return int(result.output.strip() or 0)
+
+
+async def main(edits: int, files: int) -> None:
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = repository(Path(tmp) / "repo", files)
+        sandbox = create_sandbox(root, SandboxConfig(backend="docker"))
+        await sandbox.start()
+        servers = LanguageServers(sandbox, session_servers({}))
+        notices: list[object] = []
+        try:
+            texts = {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("mod*.py")}
+            paths = sorted(texts)
+            warm: list[float] = []
+            told = 0
+            cold = 0.0
+            for n in range(edits + 1):
+                path = rng.choice(paths)
+                before = texts[path]
+                # Every other edit breaks a name; the next one on that file may mend it.
+                after = before.replace("return x * 2", "return y * 2", 1) if n % 2 else (
+                    before.replace("return y * 2", "return x * 2", 1) + f"\nCONSTANT_{n} = {n}\n"
+                )  # fmt: skip
+                await sandbox.write_file(path, after.encode())
+                texts[path] = after
+                started = time.perf_counter()
+                said = await servers.check_edit(sandbox, path, before, after, notices.append)
+                took = time.perf_counter() - started
+                told += bool(said)
+                if n == 0:
+                    cold = took
+                else:
+                    warm.append(took)
+            process = servers.running()["python"]
+            memory = await rss_kb(sandbox, process.pid or 0)
+        finally:
+            await servers.close()
+            await sandbox.close()
+    quantiles = statistics.quantiles(warm, n=10)
+    rows = [
+        ("repository", f"{files} Python files"),
+        ("cold start (first edit's diagnostics)", f"{cold * 1000:.0f} ms"),
+        (f"warm diagnostics, {len(warm)} edits: p50", f"{statistics.median(warm) * 1000:.0f} ms"),
+        ("warm: p90", f"{quantiles[8] * 1000:.0f} ms"),
+        ("warm: max", f"{max(warm) * 1000:.0f} ms"),
+        ("edits told of an error they introduced", f"{told} of {len(warm) + 1}"),
+        ("pyright's RSS in the container after them", f"{memory / 1024:.0f} MiB"),
+        ("notices (missing, slow, crashed)", str(len(notices))),
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+    p50 = statistics.median(warm) * 1000
+    print(f"\ntarget: warm p50 <= 500 ms: {'met' if p50 <= 500 else 'NOT met'} ({p50:.0f} ms)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=40)
+    parser.add_argument("--files", type=int, default=200)
+    args = parser.parse_args()
+    asyncio.run(main(args.edits, args.files))
