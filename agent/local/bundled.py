@@ -4,7 +4,9 @@ Each lives in `agent/local/tasks/<name>/` with its files and a `task.toml` holdi
 prompt and the test command. `checkout` turns one into a fresh git repository, the way a
 person's project would look: one commit, a failing test, a clean tree. The evaluation sets
 in `bench/eval/` use the same layout (`tasks_in`), with a reference `fix.patch` beside the
-`task.toml`; neither is ever copied into the repository kiln sees. Exercism's exercises
+`task.toml`; neither is ever copied into the repository kiln sees. A task made from a real
+project names its package and version instead of holding its files, and keeps the bug it
+injects as `bug.patch` (`sources.py`). Exercism's exercises
 (`exercism.py`) become the same `BundledTask`, their solution folders left out the same way.
 """
 
@@ -19,11 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent.errors import UsageError
+from agent.local.sources import BUG_PATCH, Package, package_of, prepared
 
 TASKS_DIR = Path(__file__).parent / "tasks"
 # What belongs to the task's author, not to the repository: the agent never sees these.
 # `judge/` holds hidden tests, copied into the result only once the run is over.
-REFERENCE_FILES = ("task.toml", "fix.patch", "judge")
+REFERENCE_FILES = ("task.toml", "fix.patch", "judge", BUG_PATCH)
 JUDGE_DIR = "judge"
 # Files a test runner reads as tests (Python, node --test, Go), and folders of them.
 TEST_FILE_PATTERNS = ("test_*.py", "*_test.py", "conftest.py", "*.test.js", "*.test.mjs",
@@ -41,6 +44,9 @@ class BundledTask:
     # What in `source` the agent never sees: the task's reference, or an exercise's solution.
     left_out: tuple[str, ...] = REFERENCE_FILES
     files: tuple[str, ...] = ()  # the files the prompt names for the agent to change, if any
+    # A real project fetched by version, its bug in `bug.patch` (sources.py); None: the
+    # task's files are in `source`.
+    package: Package | None = None
 
 
 def bundled_tasks() -> list[BundledTask]:
@@ -62,7 +68,8 @@ def bundled_task(name: str) -> BundledTask:
 
 def checkout(task: BundledTask, dest: Path) -> Path:
     """Copy `task` into `dest` (created) as a git repository with one commit."""
-    shutil.copytree(task.source, dest, ignore=shutil.ignore_patterns(*task.left_out, "__pycache__"))
+    tree = prepared(task.package, task.source) if task.package else task.source
+    shutil.copytree(tree, dest, ignore=shutil.ignore_patterns(*task.left_out, "__pycache__"))
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "kiln",
@@ -128,4 +135,5 @@ def _load(directory: Path) -> BundledTask:
         prompt=str(data["prompt"]),
         test_command=str(data["test_command"]),
         source=directory,
+        package=package_of(data.get("package"), directory),
     )
