@@ -177,6 +177,18 @@ async def test_a_job_filling_the_disk_is_stopped_by_the_disk_limit(
 
 
 @pytest.mark.docker
+async def test_a_job_runs_within_the_sandboxs_memory_limit(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    sandbox = make_sandbox(repo, memory="256m")
+    await sandbox.start()
+    job = await sandbox.start_service("python3 -c 'b = bytearray(600 << 20); print(len(b))'")
+    await until(lambda: not job.running)
+    assert job.ended_by == EXITED and job.exit_code == 137  # the kernel's OOM kill
+    assert job.last_output == ""  # it never got to print
+
+
+@pytest.mark.docker
 async def test_jobs_stop_with_the_sandbox(repo: Path, make_sandbox: MakeSandbox) -> None:
     sandbox = make_sandbox(repo)
     await sandbox.start()
