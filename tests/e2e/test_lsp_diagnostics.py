@@ -13,6 +13,7 @@ import pytest
 from agent.approval import Mode
 from agent.events import Finished, Notice, RunStatus, ToolCallFinished
 from agent.llm.scripted.server import ScriptedServer
+from agent.store.codec import stored_events
 from tests.conftest import make_git_repo
 from tests.scripted import run_scripted
 
@@ -56,7 +57,7 @@ async def test_the_next_request_carries_what_the_edit_broke_and_nothing_older(
         edit("lib.ts", "export const old", "export const half: boolean = 2 / 2;\nexport const old"),
         FINISH,
     ]
-    events, _session, server = await run_scripted(
+    events, session, server = await run_scripted(
         repo, script, "use the totals", mode=Mode.FULL_AUTO
     )
     after_python, after_typescript = tool_reply(server, 1), tool_reply(server, 2)
@@ -67,8 +68,10 @@ async def test_the_next_request_carries_what_the_edit_broke_and_nothing_older(
     assert "Type 'number' is not assignable to type 'boolean'." in after_typescript
     assert "'string' is not assignable" not in after_typescript  # the error there before
     assert not [e for e in events if isinstance(e, Notice) and "language server" in e.message]
-    # The transcript, the store and the TUI read the tool call's output: the same lines.
-    shown = [e.output for e in events if isinstance(e, ToolCallFinished) and e.name == "edit_file"]
+    # Stored with the step, as the transcript and the TUI draw it: the tool call's output.
+    assert session.store is not None
+    stored = stored_events(session.store, session.session_id) or []
+    shown = [e.output for e in stored if isinstance(e, ToolCallFinished) and e.name == "edit_file"]
     assert '"widht" is not defined' in shown[0] and "boolean" in shown[1]
 
 

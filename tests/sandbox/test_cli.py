@@ -55,6 +55,9 @@ def test_doctor_passes_with_the_engine_and_image(docker_ready: None) -> None:
     done = kiln("sandbox", "doctor")
     assert done.returncode == 0, done.stdout
     assert "[ok  ] a sandbox container runs python3 and pytest" in done.stdout
+    # The image the bootstrap builds has the language servers, and the doctor says so.
+    assert "[ok  ] language server for python: pyright-langserver" in done.stdout
+    assert "[ok  ] language server for typescript: typescript-language-server" in done.stdout
 
 
 def test_prune_removes_leftovers_of_dead_sessions_only(docker_ready: None, tmp_path: Path) -> None:
