@@ -46,8 +46,9 @@ Replies on stdout are frames: a 9-byte header (id: u32, kind: u8, length: u32) +
 A service is kept, and so is what it starts, while it runs: the sweep leaves alone every
 process in a live service's session (a double fork that stays in it included); a process
 that left it (`setsid`) is a stray like any other, and so is all of a service once it
-ended. While a service runs the sweep also runs every SWEEP_EVERY_S seconds (its kills
-counted in the next command's exit status): no escapee waits for a command to end.
+ended. While a service runs and no command does, the sweep also runs every SWEEP_EVERY_S
+seconds (its kills counted in the next command's exit status): an escapee from a service
+does not wait for a command to end.
 """
 
 from __future__ import annotations
@@ -232,8 +233,12 @@ class Server:
         return {job.pid for job in self.jobs.values() if job.log is not None}
 
     def sweep_beside_services(self) -> None:
-        if self.services() and time.monotonic() >= self.next_sweep:
-            self.next_sweep = time.monotonic() + SWEEP_EVERY_S
+        """While services run and no command does: a command's strays are its own until
+        it ends (`(setsid srv &); curl ...` works within one command), then swept."""
+        if not self.services() or time.monotonic() < self.next_sweep:
+            return
+        self.next_sweep = time.monotonic() + SWEEP_EVERY_S
+        if not any(job.command and job.log is None for job in self.jobs.values()):
             self.swept += sweep(self.services())
 
     def enforce_limits(self) -> None:

@@ -132,6 +132,24 @@ async def test_the_sweep_keeps_a_jobs_own_processes_and_kills_what_leaves_it(
 
 
 @pytest.mark.docker
+async def test_a_commands_own_escapee_lives_until_the_command_ends_beside_a_job(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    """The sweep beside a job waits for a running command: what the command started with
+    setsid is the command's until it ends (a server and what uses it in one command)."""
+    sandbox = make_sandbox(repo)
+    await sandbox.start()
+    await sandbox.start_service("exec sleep 300")
+    within = await sandbox.exec(
+        f"(setsid bash -c 'exec -a kiln-cmd-own sleep 60' &); sleep 5; {count('kiln-cmd-ow[n]')}"
+    )
+    assert within.output.startswith("1\n"), within.output  # alive after two sweeps' time
+    assert any("kiln killed 1 process" in note for note in within.notes)  # then swept
+    after = await sandbox.exec(count("kiln-cmd-ow[n]"))
+    assert after.output.strip() == "0"
+
+
+@pytest.mark.docker
 async def test_a_job_cannot_reach_the_hosts_network(repo: Path, make_sandbox: MakeSandbox) -> None:
     """A server listening on the host's loopback: from inside, 127.0.0.1 is the sandbox's
     own, and there is no other interface, so the job's connection fails and the host's
