@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+from dataclasses import dataclass
 from typing import Any
 
 from agent.lsp.diagnostics import Diagnostic, from_lsp, from_tsserver
@@ -41,6 +42,21 @@ _CAPABILITIES: dict[str, Any] = {
 }
 
 
+@dataclass(frozen=True)
+class Published:
+    """A document's last `publishDiagnostics`: when it came (a count), of which version."""
+
+    seq: int
+    version: int | None  # None: the server did not say
+    items: list[dict[str, Any]]
+
+    def after(self, since: int, version: int) -> bool:
+        return self.seq > since and (self.version is None or self.version >= version)
+
+
+_NONE = Published(0, None, [])
+
+
 class ServerEnded(Exception):
     """The server's process ended (it crashed, was killed, or never started)."""
 
@@ -61,7 +77,7 @@ class LspClient:
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._texts: dict[str, str] = {}  # each open document as the server has it
         self._versions: dict[str, int] = {}
-        self._published: dict[str, tuple[int, list[dict[str, Any]]]] = {}  # uri -> (seq, ..)
+        self._published: dict[str, Published] = {}
         self._seq = 0
         self._news = asyncio.Condition()
         self.ended = asyncio.Event()
@@ -175,16 +191,22 @@ class LspClient:
         self, uris: list[str], changed: str, since: int
     ) -> dict[str, list[Diagnostic]]:
         if changed:
+            # A publish that says its version must be of this one: a slow server's word on
+            # the text before is no answer about the text now.
+            version = self._versions.get(changed, 0)
             async with self._news:
                 await self._news.wait_for(
-                    lambda: self.ended.is_set() or self._published.get(changed, (0, []))[0] > since
+                    lambda: (
+                        self.ended.is_set()
+                        or self._published.get(changed, _NONE).after(since, version)
+                    )
                 )
             if self.ended.is_set():
                 raise ServerEnded()
             # The files importing it are checked in the same pass: a moment for them.
             await asyncio.sleep(PUSH_SETTLE_S)
         return {
-            uri: [from_lsp(item) for item in self._published.get(uri, (0, []))[1]] for uri in uris
+            uri: [from_lsp(item) for item in self._published.get(uri, _NONE).items] for uri in uris
         }
 
     def _commands(self) -> list[str]:
@@ -228,7 +250,12 @@ class LspClient:
             params = message.get("params") or {}
             uri = str(params.get("uri", ""))
             self._seq += 1
-            self._published[uri] = (self._seq, list(params.get("diagnostics") or []))
+            version = params.get("version")
+            self._published[uri] = Published(
+                self._seq,
+                version if isinstance(version, int) else None,
+                list(params.get("diagnostics") or []),
+            )
             async with self._news:
                 self._news.notify_all()
 

@@ -1,9 +1,11 @@
 """A language server that only publishes (no pull, no tsserver): an error on each line
-holding the word FIXME. Run in the sandbox as an `[lsp.NAME]` server of the tests' own,
-it takes kiln's client down the path gopls and most servers take."""
+holding the word FIXME, a second and a half late for a text holding SLOW. Run in the
+sandbox as an `[lsp.NAME]` server of the tests' own, it takes kiln's client down the path
+gopls and most servers take."""
 
 import json
 import sys
+import time
 
 
 def read() -> dict:
@@ -43,9 +45,7 @@ while True:
             for n, line in enumerate(text.splitlines())
             if "FIXME" in line
         ]
-        send(
-            {
-                "method": "textDocument/publishDiagnostics",
-                "params": {"uri": document["uri"], "diagnostics": found},
-            }
-        )
+        if "SLOW" in text:
+            time.sleep(1.5)
+        said = {"uri": document["uri"], "version": document["version"], "diagnostics": found}
+        send({"method": "textDocument/publishDiagnostics", "params": said})

@@ -4,6 +4,7 @@ one set of warm servers) for the module."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -132,3 +133,20 @@ async def test_a_missing_server_costs_one_notice_and_edits_go_on(servers: Langua
         "ghost language server (kiln-no-such-server) is not in the sandbox image"
         in notices[0].message
     )  # type: ignore[attr-defined]
+
+
+async def test_a_slow_server_costs_one_notice_and_is_asked_again_later(box: Sandbox) -> None:
+    configured = {"fixmes": LspServer(command=("python3", "push_server.py"), extensions=(".fix",))}
+    servers = LanguageServers(box, session_servers(configured), timeout_s=0.5)
+    try:
+        await edit(servers, "slow.fix", None, "warm\n")  # started, and its first file seen
+        said, notices = await edit(servers, "slow.fix", "warm\n", "SLOW FIXME\n")
+        assert said == "" and len(notices) == 1
+        assert "gave no answer within 0.5 s of an edit" in notices[0].message  # type: ignore[attr-defined]
+        await asyncio.sleep(1.5)  # it answers at last
+        said, more = await edit(servers, "slow.fix", "SLOW FIXME\n", "FIXME a\nFIXME b\n")
+        assert more == [] and said.splitlines()[1:] == [
+            "slow.fix:2:1: error: FIXME left in [fixme]"
+        ]
+    finally:
+        await servers.close()
