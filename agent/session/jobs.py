@@ -28,10 +28,10 @@ LAST_LINES = 3  # a job's last lines in /jobs
 LAST_BYTES = 2048
 
 
-def job_stopped(service: Service, last_lines: str = "") -> JobStopped:
+def job_stopped(service: Service) -> JobStopped:
     return JobStopped(
         service.id, service.command, JobEnd(service.ended_by), service.exit_code,
-        round(service.uptime_s(), 1), service.ports, last_lines,
+        round(service.uptime_s(), 1), service.ports, service.last_output,
     )  # fmt: skip
 
 
@@ -48,7 +48,7 @@ class SessionJobs:
 
     def _job_ended(self, service: Service) -> None:
         if service.kind == JOB:
-            self._emit(job_stopped(service, service.last_output))
+            self._emit(job_stopped(service))
 
     def jobs(self) -> list[Service]:
         """Every job of the session, running or ended, oldest first."""
