@@ -216,6 +216,19 @@ async def test_jobs_stop_with_the_sandbox(repo: Path, make_sandbox: MakeSandbox)
     await until(lambda: not job.running)
 
 
+@pytest.mark.docker
+async def test_without_the_command_server_a_job_is_refused_in_one_sentence(
+    repo: Path, make_sandbox: MakeSandbox
+) -> None:
+    """Plain `docker exec` per command (an image without python3): nothing would keep a
+    job's log bounded or spare it from the sweep, so none starts."""
+    sandbox = make_sandbox(repo, "docker-plain")
+    await sandbox.start()
+    with pytest.raises(SandboxError, match=r"^Jobs need the Docker sandbox with its command"):
+        await sandbox.start_service("sleep 1")
+    assert sandbox.services() == []
+
+
 async def test_bubblewrap_refuses_a_job_in_one_sentence(repo: Path) -> None:
     """Under bubblewrap nothing holds a process to memory or CPU limits once its command
     ended (no cgroup), so a job is refused, saying what to do instead."""
