@@ -280,6 +280,7 @@ class KilnApp(App[int]):
                 await self.main.replay(session.events)
             self.session = self.commands.session = session
             session.on_progress = lambda line: side.set_sandbox(f"setting up · {line[:60]}")
+            session.on_job_between = self.main.deliver  # a job ending while kiln waits
             await session.start()
         except NoModelConfigured as exc:
             side.set_sandbox("waiting for a model", "error")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from agent.boundary import one_sentence
 from agent.errors import KilnError
@@ -41,14 +42,28 @@ class SessionJobs:
     sandbox: Sandbox | None
     _streams: EventStreams
     _emit: Emit
+    # Where a job's end goes when it comes between requests, for a front end that shows
+    # it then (the TUI's side panel); without one it waits for the next request's stream,
+    # as every event between them does.
+    on_job_between: Emit | None = None
+
+    if TYPE_CHECKING:
+
+        def _record(self, event: Event) -> None: ...
 
     def watch_jobs(self, sandbox: Sandbox) -> None:
         """Once the sandbox started: each job's end becomes a JobStopped."""
         sandbox.on_service_end(self._job_ended)
 
     def _job_ended(self, service: Service) -> None:
-        if service.kind == JOB:
-            self._emit(job_stopped(service))
+        if service.kind != JOB:
+            return
+        event = job_stopped(service)
+        if self._streams.running or self.on_job_between is None:
+            self._emit(event)
+        else:
+            self._record(event)
+            self.on_job_between(event)
 
     def jobs(self) -> list[Service]:
         """Every job of the session, running or ended, oldest first."""

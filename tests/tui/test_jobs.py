@@ -1,6 +1,7 @@
 """Jobs in the app (Pilot), a real session, the scripted model and the Docker sandbox: a
 server the model started as a job outlives its request, shows in the side panel, `/jobs`
-lists it with its uptime, port and last lines, and `/jobs stop 1` stops it."""
+lists it with its uptime, port and last lines, and `/jobs stop 1` stops it; a job that
+ends on its own while kiln waits for the person leaves the panel then."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.tui.live import finished, live_app, ready, running, submit, transcrip
 from tests.tui.scripts import calc_repo
 
 SERVE = "python3 -m http.server 8000"
+SHORT = "sleep 4; echo done sleeping"
 FETCH = "python3 -c \"import urllib.request as u; u.urlopen('http://127.0.0.1:8000/calc.py')\""
 
 
@@ -23,6 +25,7 @@ async def test_jobs_lists_the_models_server_and_stops_it(tmp_path: Path) -> None
     turns = [
         {"tool_calls": [{"name": "run", "arguments": {"command": SERVE, "background": True}}]},
         {"tool_calls": [{"name": "run", "arguments": {"command": FETCH}}]},
+        {"tool_calls": [{"name": "run", "arguments": {"command": SHORT, "background": True}}]},
         {"text": "The server answers on port 8000."},
     ]
     with ScriptedServer(turns) as server:
@@ -32,7 +35,13 @@ async def test_jobs_lists_the_models_server_and_stops_it(tmp_path: Path) -> None
             await submit(pilot, "is calc.py served over http?")
             await wait_for(pilot, lambda: finished(app))
             jobs_panel = app.main.side.query_one("#jobs")
-            assert "● 1 since" in str(jobs_panel.render()) and SERVE in str(jobs_panel.render())
+            shown = str(jobs_panel.render())
+            assert "● 1 since" in shown and SERVE in shown and "● 2 since" in shown
+
+            # Job 2 ends on its own, no request running: the panel and transcript say so.
+            await wait_for(pilot, lambda: "● 2" not in str(jobs_panel.render()), timeout=30)
+            assert "job 2 exited after" in transcript_text(app)
+            assert "● 1 since" in str(jobs_panel.render())
 
             await submit(pilot, "/jobs")
             listing = await wait_for(
@@ -46,7 +55,7 @@ async def test_jobs_lists_the_models_server_and_stops_it(tmp_path: Path) -> None
             assert "job 1 stopped by you after" in transcript_text(app)
             await wait_for(pilot, lambda: "none running" in str(jobs_panel.render()))
             assert app.session is not None and app.session.sandbox is not None
-            (job,) = app.session.jobs()
-            assert job.ended_by == "person" and not job.running
+            served, short = app.session.jobs()
+            assert (served.ended_by, short.ended_by) == ("person", "exited")
             left = await app.session.sandbox.exec("pgrep -fc 'http[.]server' || true")
             assert left.output.strip() == "0"
