@@ -2,7 +2,8 @@
 200-file Python repository. Its cold start (the first edit's diagnostics: the process,
 `initialize`, the first files checked), the warm diagnostics after each of N edits as
 the model waits for them (the edited file and up to four importers, as it was and as it
-is), and the server's memory inside the container. Target: warm p50 at most 500 ms.
+is), find_symbol's question of where a function is used, and the server's memory inside
+the container. Target: warm p50 at most 500 ms.
 
     .venv/bin/python bench/bench_lsp.py [--edits 40] [--files 200]
 """
@@ -108,6 +109,17 @@ async def main(edits: int, files: int) -> None:
                     cold = took
                 else:
                     warm.append(took)
+            uses: list[float] = []
+            places = 0
+            for path in rng.sample(paths, 10):  # find_symbol's "used at" for f0 of a module
+                index = int(path.rsplit("mod", 1)[1].removesuffix(".py"))
+                index += 20 * int(path.split("/")[0].removeprefix("pkg"))
+                line = texts[path].splitlines().index(f"def f0_{index}(x: int) -> int:") + 1
+                started = time.perf_counter()
+                places += len(
+                    await servers.references(sandbox, path, line, f"f0_{index}", notices.append)
+                )
+                uses.append(time.perf_counter() - started)
             process = servers.running()["python"]
             memory = await rss_kb(sandbox, process.pid or 0)
         finally:
@@ -121,6 +133,11 @@ async def main(edits: int, files: int) -> None:
         ("warm: p90", f"{quantiles[8] * 1000:.0f} ms"),
         ("warm: max", f"{max(warm) * 1000:.0f} ms"),
         ("edits told of an error they introduced", f"{told} of {len(warm) + 1}"),
+        (
+            "find_symbol's uses of a function, 10 asked: p50",
+            f"{statistics.median(uses) * 1000:.0f} ms",
+        ),
+        ("uses those ten found", str(places)),
         ("pyright's RSS in the container after them", f"{memory / 1024:.0f} MiB"),
         ("notices (missing, slow, crashed)", str(len(notices))),
     ]

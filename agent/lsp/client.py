@@ -209,6 +209,23 @@ class LspClient:
             uri: [from_lsp(item) for item in self._published.get(uri, _NONE).items] for uri in uris
         }
 
+    async def references(self, uri: str, line: int, character: int) -> list[tuple[str, int]]:
+        """Where the name at (`line`, `character`), both from 0, is used: (uri, line)."""
+        params = {
+            "textDocument": {"uri": uri},
+            "position": {"line": line, "character": character},
+            "context": {"includeDeclaration": False},
+        }
+        found = await self.request("textDocument/references", params) or []
+        return [
+            (
+                str(place.get("uri", "")),
+                int(((place.get("range") or {}).get("start") or {}).get("line", 0)),
+            )
+            for place in found
+            if isinstance(place, dict)
+        ]
+
     def _commands(self) -> list[str]:
         provider = self.capabilities.get("executeCommandProvider") or {}
         return list(provider.get("commands") or [])

@@ -20,8 +20,9 @@ import dataclasses
 import posixpath
 import shlex
 import time
-from collections.abc import Callable
-from urllib.parse import quote
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+from urllib.parse import quote, unquote
 
 from agent.events import Event, Level, Notice
 from agent.lsp.client import LspClient, ServerEnded
@@ -38,10 +39,11 @@ START_TIMEOUT_S = 30.0  # a cold start: the process, `initialize`, the first fil
 MAX_IMPORTERS = 4  # files importing the edited one whose diagnostics are compared too
 
 Emit = Callable[[Event], None]
+T = TypeVar("T")
 
 
 class LanguageServers:
-    """The language servers of one session's sandbox (tools.base.EditDiagnostics)."""
+    """The language servers of one session's sandbox (tools.base.LanguageTools)."""
 
     def __init__(
         self, sandbox: Sandbox, servers: tuple[LanguageServer, ...], timeout_s: float = 2.0
@@ -63,22 +65,61 @@ class LanguageServers:
     ) -> str:
         """What the edit of `path` from `before` (None: a new file) to `after` introduced,
         as lines for the model; "" when nothing, or when no server can tell."""
+
+        async def compare(client: LspClient, server: LanguageServer) -> str:
+            return await self._compare(client, server, path, before, after)
+
+        return await self._asking(sandbox, path, emit, compare, "")
+
+    async def references(
+        self, sandbox: Sandbox, path: str, line: int, name: str, emit: Emit
+    ) -> list[str]:
+        """Where the definition of `name` on `line` (from 1) of `path` is used, as
+        "path:line" in the workspace's own files; [] when no server can tell."""
+
+        async def ask(client: LspClient, server: LanguageServer) -> list[str]:
+            text = await self._text(path)
+            lines = text.splitlines() if text is not None else []
+            column = lines[line - 1].find(name) if 0 < line <= len(lines) else -1
+            if text is None or column < 0:
+                return []
+            await client.sync(_uri(path), language_id(path), text)
+            found = await client.references(_uri(path), line - 1, column)
+            prefix = f"{ROOT_URI}/"
+            return [
+                f"{unquote(uri.removeprefix(prefix))}:{at + 1}"
+                for uri, at in found
+                if uri.startswith(prefix)
+            ]
+
+        return await self._asking(sandbox, path, emit, ask, [])
+
+    async def _asking(
+        self,
+        sandbox: Sandbox,
+        path: str,
+        emit: Emit,
+        work: Callable[[LspClient, LanguageServer], Awaitable[T]],
+        nothing: T,
+    ) -> T:
+        """`work` with the server for `path`, started if need be, within its time; what
+        goes wrong is one notice per server for the session, and `nothing` back."""
         server = self.server_for(path)
         if sandbox is not self.sandbox or server is None or server.name in self._given_up:
-            return ""  # a child agent's own sandbox has none: its edits are told nothing
+            return nothing  # a child agent's own sandbox has none: it is told nothing
         started = time.monotonic()
         client: LspClient | None = None
         try:
             async with asyncio.timeout(START_TIMEOUT_S):
                 client = await self._client(server)
             # The first file a server checks costs it its start (builtins, the project's
-            # settings): that edit gets the start's time, every later one `timeout_s`.
+            # settings): that request gets the start's time, every later one `timeout_s`.
             cold = server.name not in self._warm
             budget = START_TIMEOUT_S - (time.monotonic() - started) if cold else self.timeout_s
             async with asyncio.timeout(budget):
-                said = await self._compare(client, server, path, before, after)
+                answer = await work(client, server)
             self._warm.add(server.name)
-            return said
+            return answer
         except ServerEnded as ended:
             self._given_up.add(server.name)
             process = ended.process or (client.process if client else None)
@@ -90,7 +131,7 @@ class LanguageServers:
         except NotAttaching:
             self._given_up.update(s.name for s in self.servers)
             self._tell(server, NO_ATTACHING, emit, key="")
-        return ""
+        return nothing
 
     def running(self) -> dict[str, AttachedProcess]:
         """The servers started and still running, by name (their pids for a benchmark)."""
@@ -229,7 +270,7 @@ def _ended_sentence(server: LanguageServer, process: AttachedProcess | None) -> 
 def _slow_sentence(server: LanguageServer, waited: float) -> str:
     return (
         f"The {server.name} language server ({server.command[0]}) gave no answer within "
-        f"{waited:.1f} s of an edit; edits go on, without its diagnostics while it is slow."
+        f"{waited:.1f} s; edits go on, without its diagnostics while it is slow."
     )
 
 

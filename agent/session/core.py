@@ -275,8 +275,8 @@ class Session(SessionParts, SessionJobs):
             with contextlib.suppress(Exception):
                 self._save("" if self._landed_at_close else await self.sandbox.diff())
         with one_sentence():
-            if self._deps is not None and self._deps.tool_context.diagnostics is not None:
-                await self._deps.tool_context.diagnostics.close()  # before their sandbox
+            if self._deps is not None and self._deps.tool_context.language_servers is not None:
+                await self._deps.tool_context.language_servers.close()  # before their sandbox
             if self.sandbox is not None:
                 await self.sandbox.close()
             if self.client is not None:

@@ -294,7 +294,7 @@ async def loop_deps(
         external=mcp,
         hooks=hooks or None,
         agents=_agents(repo, policy, notes),
-        diagnostics=language_servers(settings, sandbox),
+        language_servers=language_servers(settings, sandbox),
     )
     return LoopDeps(
         client=client,

@@ -64,8 +64,9 @@ class ToolContext:
     # The agents the `agent` tool may start (agent/tools/delegate.py); None: no such tool
     # (a small model's session, and every child: children start no children).
     agents: Agents | None = None
-    # Language servers in the sandbox: what an edit broke (agent/lsp/); None: none.
-    diagnostics: EditDiagnostics | None = None
+    # Language servers in the sandbox: what an edit broke, where a definition is used
+    # (agent/lsp/); None: none (`[lsp] enabled = false`).
+    language_servers: LanguageTools | None = None
 
 
 class ToolHooks(Protocol):
@@ -107,8 +108,8 @@ class ToolHooks(Protocol):
         ...
 
 
-class EditDiagnostics(Protocol):
-    """The session's language servers (agent/lsp/servers.py's LanguageServers)."""
+class LanguageTools(Protocol):
+    """What the session's language servers tell the tools (agent/lsp/servers.py)."""
 
     async def check_edit(
         self,
@@ -120,6 +121,12 @@ class EditDiagnostics(Protocol):
     ) -> str:
         """What changing `path` from `before` (None: a new file) to `after` introduced, as
         lines for the model; "" when nothing, or no server can tell (once said in a notice)."""
+        ...
+
+    async def references(
+        self, sandbox: Sandbox, path: str, line: int, name: str, emit: Callable[[Event], None]
+    ) -> list[str]:
+        """Where the definition of `name` on `line` of `path` is used ("path:line")."""
         ...
 
     async def close(self) -> None: ...

@@ -67,9 +67,9 @@ async def _approve_and_write(
     if refusal:
         return ToolResult(False, refusal)
     await ctx.sandbox.write_file(path, after.encode("utf-8"))
-    if ctx.diagnostics is None:
+    if ctx.language_servers is None:
         return ""
-    found = await ctx.diagnostics.check_edit(ctx.sandbox, path, before, after, ctx.emit)
+    found = await ctx.language_servers.check_edit(ctx.sandbox, path, before, after, ctx.emit)
     return f"\n{found}" if found else ""
 
 

@@ -1,4 +1,5 @@
-"""find_symbol: where a name is defined, its code, and what else its file defines.
+"""find_symbol: where a name is defined, its code, what else its file defines, and where
+the language server of its file (agent/lsp/) says it is used.
 
 The answer reflects the workspace as the model changed it: the session's index holds
 the host repository's tags (cached on disk), and every file the sandbox reports changed
@@ -18,6 +19,8 @@ from agent.tools.base import ToolContext, ToolFailure, ToolResult, arg_str, tool
 MAX_DEFINITIONS = 6  # shown in full; the rest are listed by place
 MAX_CODE_LINES = 60
 NEIGHBOURS = 4  # other definitions of the same file shown on each side
+MAX_WITH_USES = 2  # definitions whose uses the language server is asked for
+MAX_USES = 12
 
 
 async def session_index(ctx: ToolContext) -> RepoIndex:
@@ -78,6 +81,18 @@ def _neighbours(definitions: tuple[Definition, ...], chosen: Definition) -> str:
     )
 
 
+async def _uses(ctx: ToolContext, path: str, line: int, name: str) -> str:
+    """Where the definition is used, by the language server of its file (which knows a
+    call from another function's namesake); "" without one."""
+    if ctx.language_servers is None:
+        return ""
+    places = await ctx.language_servers.references(ctx.sandbox, path, line, name, ctx.emit)
+    if not places:
+        return ""
+    more = f" and {len(places) - MAX_USES} more" if len(places) > MAX_USES else ""
+    return f"\n[used at: {', '.join(places[:MAX_USES])}{more}]"
+
+
 @tool(
     "find_symbol",
     "Find where a class, function or method is defined: its code with line numbers and "
@@ -97,7 +112,7 @@ async def find_symbol(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         close = difflib.get_close_matches(wanted.rpartition(".")[2], names, n=5)
         hint = f" Similar names: {', '.join(close)}." if close else ""
         return ToolResult(True, f"No definition of {wanted} found.{hint} Try search.")
-    blocks = []
+    blocks: list[str] = []
     for path, definition in found[:MAX_DEFINITIONS]:
         name, kind, line, end, _ = definition
         try:
@@ -109,6 +124,8 @@ async def find_symbol(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         block = f"{path}:{line}-{end} {kind} {name}\n{code}"
         if around:
             block += f"\n[{path} defines, around it:]\n{around}"
+        if len(blocks) < MAX_WITH_USES:
+            block += await _uses(ctx, path, line, name)
         blocks.append(block)
     rest = found[MAX_DEFINITIONS:]
     if rest:

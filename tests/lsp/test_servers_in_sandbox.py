@@ -5,12 +5,14 @@ one set of warm servers) for the module."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
+from agent import tools
 from agent.events import Event, Notice
 from agent.lsp.servers import LanguageServers
 from agent.lsp.specs import session_servers
@@ -18,6 +20,7 @@ from agent.settings.config import LspServer, load_settings
 from sandbox.base import Sandbox
 from sandbox.factory import create_sandbox
 from tests.conftest import make_git_repo, require_docker
+from tests.scripted import tool_context
 
 pytestmark = [pytest.mark.docker, pytest.mark.asyncio(loop_scope="module")]
 
@@ -33,6 +36,7 @@ CALC = (
 MAIN = "from calc import total\n\nprint(total([1, 2], 0))\n"
 LIB = "export function twice(n: number): number {\n  return n * 2;\n}\n"
 USE = "import { twice } from './lib';\n\nconsole.log(twice(2));\n"
+OTHER = "def total():\n    return 0\n"
 PUSH = (Path(__file__).with_name("push_server.py")).read_text()
 
 
@@ -41,7 +45,16 @@ async def box(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Sandbox
     require_docker()
     repo = make_git_repo(
         tmp_path_factory.mktemp("lsp") / "repo",
-        {"calc.py": CALC, "main.py": MAIN, "lib.ts": LIB, "use.ts": USE, "push_server.py": PUSH},
+        {
+            "calc.py": CALC,
+            "main.py": MAIN,
+            "lib.ts": LIB,
+            "use.ts": USE,
+            "push_server.py": PUSH,
+            # A namesake of calc.total, used elsewhere: the repo map cannot tell them apart.
+            "other.py": OTHER,
+            "use_other.py": "from other import total\n\ntotal()\n",
+        },
     )
     sandbox = create_sandbox(repo, load_settings(repo, env={}).sandbox)
     await sandbox.start()
@@ -142,7 +155,7 @@ async def test_a_slow_server_costs_one_notice_and_is_asked_again_later(box: Sand
         await edit(servers, "slow.fix", None, "warm\n")  # started, and its first file seen
         said, notices = await edit(servers, "slow.fix", "warm\n", "SLOW FIXME\n")
         assert said == "" and len(notices) == 1
-        assert "gave no answer within 0.5 s of an edit" in notices[0].message  # type: ignore[attr-defined]
+        assert "gave no answer within 0.5 s" in notices[0].message  # type: ignore[attr-defined]
         await asyncio.sleep(1.5)  # it answers at last
         said, more = await edit(servers, "slow.fix", "SLOW FIXME\n", "FIXME a\nFIXME b\n")
         assert more == [] and said.splitlines()[1:] == [
@@ -150,3 +163,20 @@ async def test_a_slow_server_costs_one_notice_and_is_asked_again_later(box: Sand
         ]
     finally:
         await servers.close()
+
+
+async def test_find_symbol_says_where_a_definition_is_used_and_not_its_namesakes(
+    servers: LanguageServers,
+) -> None:
+    context = dataclasses.replace(tool_context(servers.sandbox), language_servers=servers)
+    found = await tools.call(context, "find_symbol", {"name": "total"})
+    calc, other = found.output.split("\n\n")[:2]
+    assert (
+        calc.startswith("calc.py:1-2 function total") and "[used at: main.py:1, main.py:3]" in calc
+    )
+    assert (
+        other.startswith("other.py:1-2 function total")
+        and "[used at: use_other.py:1, use_other.py:3]" in other
+    )
+    without = await tools.call(tool_context(servers.sandbox), "find_symbol", {"name": "total"})
+    assert "used at" not in without.output
