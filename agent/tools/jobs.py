@@ -45,7 +45,9 @@ async def start_job(ctx: ToolContext, command: str) -> ToolResult:
 
 async def job_action(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     """`job: ID`: its new output; with `stop: true`, stop it first."""
-    job_id = arg_str(args, "job").strip()
+    raw = args.get("job")
+    numbered = isinstance(raw, int) and not isinstance(raw, bool)  # `job: 1` is meant too
+    job_id = (str(raw) if numbered else arg_str(args, "job")).strip()
     stop = args.get("stop") is True
     if args.get("stop") not in (None, True, False):
         raise ToolFailure("`stop` must be true or false.")

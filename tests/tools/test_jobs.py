@@ -70,7 +70,7 @@ async def test_in_ask_mode_the_person_is_asked_and_a_no_starts_nothing(
     ]
 
     # Reading and stopping ask nothing: the job is the model's own.
-    read = await tools.call(ctx, "run", {"job": "1"})
+    read = await tools.call(ctx, "run", {"job": 1})  # a number is read as the id too
     assert read.ok and read.output.startswith("[job 1 running for")
     stopped = await tools.call(ctx, "run", {"job": "1", "stop": True})
     assert stopped.ok and stopped.output.startswith("[job 1 stopped now after")
