@@ -180,3 +180,15 @@ async def test_find_symbol_says_where_a_definition_is_used_and_not_its_namesakes
     )
     without = await tools.call(tool_context(servers.sandbox), "find_symbol", {"name": "total"})
     assert "used at" not in without.output
+
+
+async def test_imports_resolve_against_what_the_sandbox_has_installed(
+    servers: LanguageServers,
+) -> None:
+    """pytest is in the image (not necessarily on the host running kiln): pyright, running
+    in the sandbox, resolves it there; a module installed nowhere is told."""
+    said, _ = await edit(
+        servers, "calc.py", CALC, "import pytest\nimport kiln_nowhere_mod\n" + CALC
+    )
+    assert 'Import "kiln_nowhere_mod" could not be resolved' in said
+    assert "pytest" not in said
