@@ -70,7 +70,6 @@ class LspClient:
         self.process = process
         self.root_uri = root_uri
         self.capabilities: dict[str, Any] = {}
-        self.server_name = ""
         self.pull = False  # the server registered textDocument/diagnostic
         self._frames = FrameReader()
         self._ids = itertools.count(1)
@@ -84,30 +83,26 @@ class LspClient:
         self._reader = asyncio.create_task(self._read_loop())
 
     # -- the session with the server -------------------------------------------------
-    async def initialize(self, initialization_options: dict[str, Any] | None = None) -> None:
+    async def initialize(self) -> None:
         params = {
             "processId": None,
             "clientInfo": {"name": "kiln"},
             "rootUri": self.root_uri,
             "workspaceFolders": [{"uri": self.root_uri, "name": "workspace"}],
             "capabilities": _CAPABILITIES,
-            "initializationOptions": initialization_options or {},
         }
         result = await self.request("initialize", params)
         self.capabilities = dict((result or {}).get("capabilities") or {})
-        self.server_name = str(((result or {}).get("serverInfo") or {}).get("name") or "")
         self.pull = self.pull or bool(self.capabilities.get("diagnosticProvider"))
         await self.notify("initialized", {})
 
     async def request(self, method: str, params: Any) -> Any:
         """The server's answer; ServerEnded when it ends first, LookupError for an error."""
-        if self.ended.is_set():
-            raise ServerEnded()
         rid = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
         try:
-            if self.ended.is_set():  # it ended while this was being asked
+            if self.ended.is_set():  # its reader has failed every pending request already
                 raise ServerEnded()
             await self._send({"id": rid, "method": method, "params": params})
             return await future
@@ -175,7 +170,7 @@ class LspClient:
 
     async def _pulled(self, uri: str) -> list[Diagnostic]:
         report = await self.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-        items = (report or {}).get("items") or []
+        items = report.get("items") or [] if isinstance(report, dict) else []
         return [from_lsp(item) for item in items if isinstance(item, dict)]
 
     async def _from_tsserver(self, uri: str) -> list[Diagnostic]:
@@ -216,13 +211,10 @@ class LspClient:
             "position": {"line": line, "character": character},
             "context": {"includeDeclaration": False},
         }
-        found = await self.request("textDocument/references", params) or []
+        found = await self.request("textDocument/references", params)
         return [
-            (
-                str(place.get("uri", "")),
-                int(((place.get("range") or {}).get("start") or {}).get("line", 0)),
-            )
-            for place in found
+            (str(place.get("uri", "")), _start_line(place))
+            for place in found or ()
             if isinstance(place, dict)
         ]
 
@@ -242,7 +234,7 @@ class LspClient:
             while data := await self.process.receive():
                 for message in self._frames.feed(data):
                     await self._dispatch(message)
-        except WireError:
+        except (WireError, ServerEnded):  # garbage on its stdout, or its stdin closed
             pass
         finally:
             self.ended.set()
@@ -258,7 +250,8 @@ class LspClient:
             if future is not None and not future.done():
                 error = message.get("error")
                 if error:
-                    future.set_exception(LookupError(str(error.get("message", error))))
+                    said = error.get("message", error) if isinstance(error, dict) else error
+                    future.set_exception(LookupError(str(said)))
                 else:
                     future.set_result(message.get("result"))
         elif "id" in message:  # the server asks
@@ -292,3 +285,8 @@ class LspClient:
             await self._send({"id": rid, "error": error})
             return
         await self._send({"id": rid, "result": result})
+
+
+def _start_line(location: dict[str, Any]) -> int:
+    line = ((location.get("range") or {}).get("start") or {}).get("line")
+    return line if isinstance(line, int) else 0

@@ -1,5 +1,6 @@
 """The session's language servers: started in its sandbox on the first edit of a file of
-their language, kept for the session, asked what each edit broke.
+their language (or find_symbol's first question about one), kept for the session, asked
+what each edit broke and where a definition is used.
 
 After an edit, the server is given the file as it was, then as it is, and asked both
 times for the diagnostics of that file and of a few files that import it (found by a
