@@ -20,7 +20,21 @@ def call_head(started: ToolCallStarted) -> str:
 def call_result(done: ToolCallFinished, recovered: bool = False) -> str:
     exit_part = f" · exit {done.exit_code}" if done.exit_code is not None else ""
     extra = " · recovered from text" if recovered else ""
-    return f"{'ok' if done.ok else 'failed'}{exit_part} · {done.duration_s:.1f}s{extra}"
+    return (
+        f"{'ok' if done.ok else 'failed'}{exit_part}{_problems(done)} · "
+        f"{done.duration_s:.1f}s{extra}"
+    )
+
+
+def _problems(done: ToolCallFinished) -> str:
+    """An edit's new problems by its language server, on its line (the lines themselves
+    are its output, under it)."""
+    if done.name not in ("edit_file", "write_file"):
+        return ""
+    from agent.lsp.diagnostics import problems_told  # with the first edit drawn
+
+    count = problems_told(done.output)
+    return f" · {count} new problem{'s' if count != 1 else ''}" if count else ""
 
 
 def tail(output: str, lines: int = OUTPUT_LINES) -> str:

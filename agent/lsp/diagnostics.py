@@ -7,6 +7,7 @@ message, never by its line: what is there after the edit beyond what was there b
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,6 +18,9 @@ TSSERVER_CATEGORIES = {"error": "error", "warning": "warning", "suggestion": "hi
 TOLD = ("error", "warning")  # what the model hears of; infos and hints are style
 MAX_LINES = 10  # of the report, its heading and "more" line included
 MESSAGE_CHARS = 200
+HEADING = "reports problems this edit introduced:"
+_TOLD_LINE = re.compile(r"^\S.*:\d+:\d+: (error|warning): ")
+_MORE_LINE = re.compile(r"^\.\.\. and (\d+) more$")
 
 
 @dataclass(frozen=True)
@@ -76,11 +80,29 @@ def report(server: str, found: list[Diagnostic]) -> str:
     if not found:
         return ""
     shown = found[: MAX_LINES - 1] if len(found) < MAX_LINES else found[: MAX_LINES - 2]
-    lines = [f"{server} reports problems this edit introduced:"]
+    lines = [f"{server} {HEADING}"]
     lines += [_line(d) for d in shown]
     if len(found) > len(shown):
         lines.append(f"... and {len(found) - len(shown)} more")
     return "\n".join(lines)
+
+
+def problems_told(output: str) -> int:
+    """How many problems an edit's result tells of (by its report), 0 without a report:
+    what a front end shows on the edit's one line."""
+    lines = output.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.endswith(HEADING)), None)
+    if start is None:
+        return 0
+    count = 0
+    for line in lines[start + 1 :]:
+        more = _MORE_LINE.match(line)
+        if more:
+            return count + int(more.group(1))
+        if not _TOLD_LINE.match(line):
+            break
+        count += 1
+    return count
 
 
 def _line(d: Diagnostic) -> str:

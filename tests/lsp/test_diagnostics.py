@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from agent.lsp.diagnostics import MAX_LINES, Diagnostic, from_lsp, from_tsserver, introduced, report
+from agent.lsp.diagnostics import (
+    MAX_LINES,
+    Diagnostic,
+    from_lsp,
+    from_tsserver,
+    introduced,
+    problems_told,
+    report,
+)
 
 
 def d(
@@ -75,3 +83,11 @@ def test_lsp_and_tsserver_shapes_are_read() -> None:
     )
     assert (ts.line, ts.column, ts.severity, ts.code, ts.message) == (2, 14, "error", "2322", "t")
     assert from_tsserver({"category": "suggestion", "text": "s"}).severity == "hint"
+
+
+def test_the_problems_a_result_tells_of_are_counted_back_from_it() -> None:
+    few = report("pyright-langserver", [d("a"), d("b", 2, "warning")])
+    assert problems_told(f"Edited a.py: replaced 1 place.\n{few}") == 2
+    many = report("pyright-langserver", [d(f"p{i}", i) for i in range(25)])
+    assert problems_told(f"Created a.py (3 lines).\n{many}") == 25
+    assert problems_told("Edited a.py: replaced 1 place.") == 0
