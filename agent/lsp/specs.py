@@ -9,7 +9,7 @@ import posixpath
 from agent.settings.config import LspServer
 from sandbox.language_servers import DEFAULTS, LanguageServer
 
-# LSP's language identifiers for the endings whose id is not the server's name.
+# LSP's language identifiers by file ending; another ending's is the ending itself ("zig").
 LANGUAGE_IDS = {
     ".py": "python",
     ".pyi": "python",

@@ -13,6 +13,7 @@ import pytest
 from agent.approval import Mode
 from agent.events import Finished, Notice, RunStatus, ToolCallFinished
 from agent.llm.scripted.server import ScriptedServer
+from agent.settings.config import load_settings
 from agent.store.codec import stored_events
 from tests.conftest import make_git_repo
 from tests.scripted import run_scripted
@@ -107,3 +108,15 @@ async def test_a_server_killed_mid_session_costs_one_notice_and_the_run_goes_on(
     finished = [e for e in events if isinstance(e, Finished)]
     assert len(finished) == 1 and finished[0].status is not RunStatus.ERROR
     assert len(server.chat_requests) == len(script)
+
+
+async def test_with_lsp_off_no_server_starts_and_the_edit_says_nothing_more(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo", REPO)
+    script = [edit("main.py", "print(total([1, 2], 3))", "print(widht)"), FINISH]
+    settings = load_settings(repo, {"lsp.enabled": False}, env={})
+    events, _session, server = await run_scripted(
+        repo, script, "print it", mode=Mode.FULL_AUTO, settings=settings
+    )
+    said = tool_reply(server, 1)
+    assert said.startswith("Edited main.py: replaced 1 place.") and "not defined" not in said
+    assert not [e for e in events if isinstance(e, Notice) and "language server" in e.message]
