@@ -3,9 +3,10 @@
 `initialize`, the first files checked), the warm diagnostics after each of N edits as
 the model waits for them (the edited file and up to four importers, as it was and as it
 is), find_symbol's question of where a function is used, and the server's memory inside
-the container. Target: warm p50 at most 500 ms.
+the container; then the same for typescript-language-server over 50 TypeScript files
+beside them. Target: warm p50 at most 500 ms for the Python repository.
 
-    .venv/bin/python bench/bench_lsp.py [--edits 40] [--files 200]
+    .venv/bin/python bench/bench_lsp.py [--edits 40] [--files 200] [--ts-files 50]
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -54,13 +56,27 @@ def module(index: int, per_package: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def repository(root: Path, files: int) -> Path:
+def ts_module(index: int) -> str:
+    """The same shape in TypeScript: it calls into the module before it."""
+    head = f"import {{ f0_{index - 1} }} from './mod{index - 1}';\n\n" if index else ""
+    call = f" + f0_{index - 1}(x)" if index else ""
+    return head + "".join(
+        f"export function f{n}_{index}(x: number): number {{\n  return x * {n + 1}"
+        f"{call if n == 0 else ''};\n}}\n\n"
+        for n in range(5)
+    )
+
+
+def repository(root: Path, files: int, ts_files: int) -> Path:
     per_package = 20
     for index in range(files):
         package = root / f"pkg{index // per_package}"
         package.mkdir(parents=True, exist_ok=True)
         (package / "__init__.py").touch()
         (package / f"mod{index % per_package}.py").write_text(module(index, per_package))
+    (root / "web").mkdir()
+    for index in range(ts_files):
+        (root / "web" / f"mod{index}.ts").write_text(ts_module(index))
     env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b",
            "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}  # fmt: skip
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start"]):
@@ -69,46 +85,59 @@ def repository(root: Path, files: int) -> Path:
 
 
 async def rss_kb(sandbox: object, pid: int) -> int:
-    """The server's resident memory inside the container, its children's included."""
+    """The server's resident memory inside the container, its descendants' included
+    (typescript-language-server runs tsserver)."""
     script = (
-        f"for p in {pid} $(pgrep -P {pid}); do awk '/^VmRSS/ {{print $2}}' /proc/$p/status; done"
+        "below() { for c in $(pgrep -P $1); do echo $c; below $c; done; }; "
+        f"for p in {pid} $(below {pid}); do awk '/^VmRSS/ {{print $2}}' /proc/$p/status; done"
         " | awk '{s += $1} END {print s}'"
     )
     result = await sandbox.exec(script, timeout=30)  # type: ignore[attr-defined]
     return int(result.output.strip() or 0)
 
 
-async def main(edits: int, files: int) -> None:
+async def timed_edits(
+    sandbox: Any, servers: LanguageServers, texts: dict[str, str], edits: int, notices: list[Any]
+) -> tuple[float, list[float], int]:
+    """The first edit's time (cold), each later one's, and how many were told an error."""
+    rng = random.Random(7)
+    paths = sorted(texts)
+    warm: list[float] = []
+    told, cold = 0, 0.0
+    for n in range(edits + 1):
+        path = rng.choice(paths)
+        before = texts[path]
+        # Every other edit breaks a name; the next one on that file may mend it.
+        after = before.replace("return x * 2", "return y * 2", 1) if n % 2 else (
+            before.replace("return y * 2", "return x * 2", 1) + f"\n// edit {n}\n"
+        )  # fmt: skip
+        if path.endswith(".py"):
+            after = after.replace("// edit", "# edit")
+        await sandbox.write_file(path, after.encode())
+        texts[path] = after
+        started = time.perf_counter()
+        said = await servers.check_edit(sandbox, path, before, after, notices.append)
+        took = time.perf_counter() - started
+        told += bool(said)
+        if n == 0:
+            cold = took
+        else:
+            warm.append(took)
+    return cold, warm, told
+
+
+async def main(edits: int, files: int, ts_files: int) -> None:
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp:
-        root = repository(Path(tmp) / "repo", files)
+        root = repository(Path(tmp) / "repo", files, ts_files)
         sandbox = create_sandbox(root, SandboxConfig(backend="docker"))
         await sandbox.start()
         servers = LanguageServers(sandbox, session_servers({}))
-        notices: list[object] = []
+        notices: list[Any] = []
         try:
             texts = {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("mod*.py")}
+            cold, warm, told = await timed_edits(sandbox, servers, texts, edits, notices)
             paths = sorted(texts)
-            warm: list[float] = []
-            told = 0
-            cold = 0.0
-            for n in range(edits + 1):
-                path = rng.choice(paths)
-                before = texts[path]
-                # Every other edit breaks a name; the next one on that file may mend it.
-                after = before.replace("return x * 2", "return y * 2", 1) if n % 2 else (
-                    before.replace("return y * 2", "return x * 2", 1) + f"\nCONSTANT_{n} = {n}\n"
-                )  # fmt: skip
-                await sandbox.write_file(path, after.encode())
-                texts[path] = after
-                started = time.perf_counter()
-                said = await servers.check_edit(sandbox, path, before, after, notices.append)
-                took = time.perf_counter() - started
-                told += bool(said)
-                if n == 0:
-                    cold = took
-                else:
-                    warm.append(took)
             uses: list[float] = []
             places = 0
             for path in rng.sample(paths, 10):  # find_symbol's "used at" for f0 of a module
@@ -120,8 +149,12 @@ async def main(edits: int, files: int) -> None:
                     await servers.references(sandbox, path, line, f"f0_{index}", notices.append)
                 )
                 uses.append(time.perf_counter() - started)
-            process = servers.running()["python"]
-            memory = await rss_kb(sandbox, process.pid or 0)
+            memory = await rss_kb(sandbox, servers.running()["python"].pid or 0)
+            ts_texts = {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("*.ts")}
+            ts_cold, ts_warm, ts_told = await timed_edits(
+                sandbox, servers, ts_texts, edits // 2, notices
+            )
+            ts_memory = await rss_kb(sandbox, servers.running()["typescript"].pid or 0)
         finally:
             await servers.close()
             await sandbox.close()
@@ -139,6 +172,16 @@ async def main(edits: int, files: int) -> None:
         ),
         ("uses those ten found", str(places)),
         ("pyright's RSS in the container after them", f"{memory / 1024:.0f} MiB"),
+        ("", ""),
+        ("TypeScript beside it", f"{ts_files} files"),
+        ("cold start (first edit's diagnostics)", f"{ts_cold * 1000:.0f} ms"),
+        (
+            f"warm diagnostics, {len(ts_warm)} edits: p50",
+            f"{statistics.median(ts_warm) * 1000:.0f} ms",
+        ),
+        ("edits told of an error they introduced", f"{ts_told} of {len(ts_warm) + 1}"),
+        ("typescript-language-server's RSS, tsserver's included", f"{ts_memory / 1024:.0f} MiB"),
+        ("", ""),
         ("notices (missing, slow, crashed)", str(len(notices))),
     ]
     width = max(len(name) for name, _ in rows)
@@ -152,5 +195,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=40)
     parser.add_argument("--files", type=int, default=200)
+    parser.add_argument("--ts-files", type=int, default=50)
     args = parser.parse_args()
-    asyncio.run(main(args.edits, args.files))
+    asyncio.run(main(args.edits, args.files, args.ts_files))

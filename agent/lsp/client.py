@@ -83,13 +83,15 @@ class LspClient:
         self._reader = asyncio.create_task(self._read_loop())
 
     # -- the session with the server -------------------------------------------------
-    async def initialize(self) -> None:
+    async def initialize(self, options: dict[str, Any]) -> None:
+        """The handshake; `options` are the server's own `initializationOptions`."""
         params = {
             "processId": None,
             "clientInfo": {"name": "kiln"},
             "rootUri": self.root_uri,
             "workspaceFolders": [{"uri": self.root_uri, "name": "workspace"}],
             "capabilities": _CAPABILITIES,
+            "initializationOptions": options,
         }
         result = await self.request("initialize", params)
         self.capabilities = dict((result or {}).get("capabilities") or {})

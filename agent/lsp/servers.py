@@ -219,7 +219,7 @@ class LanguageServers:
         process = await self.sandbox.attach(list(server.command), cwd=WORKSPACE)
         client = LspClient(process, ROOT_URI)
         try:
-            await client.initialize()
+            await client.initialize(server.options)
         except ServerEnded:
             raise ServerEnded(process) from None
         return client
