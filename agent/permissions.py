@@ -25,10 +25,12 @@ import enum
 import fnmatch
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from agent.approval import Action
-from agent.shell.parse import commands_in
-from agent.shell.words import could_match
+
+if TYPE_CHECKING:
+    from agent.shell.parse import ShellLine
 
 
 class Effect(enum.StrEnum):
@@ -155,11 +157,21 @@ class PermissionRules:
         return None
 
 
+def _commands_in(line: str) -> ShellLine:
+    """What the line runs, by `agent/shell/` (and its tree-sitter grammar), loaded with the
+    first command a rule is checked against: a start reads the rules, and runs none yet."""
+    from agent.shell.parse import commands_in
+
+    return commands_in(line)
+
+
 def _command_verdict(rules: list[Rule], line: str) -> Ruling | None:
     """`run:` rules over the line and every command it would run, by every spelling: deny
     and ask when any matches, allow when each command is allowed. What the parse cannot
     know is asked where a deny or ask rule might name it, and never allowed."""
-    parsed = commands_in(line)
+    from agent.shell.words import could_match
+
+    parsed = _commands_in(line)
     forms = [form for command in parsed.commands for form in command.forms]
     texts = [_squeeze(line), *(form.text for form in forms)]
     guards = [r for r in rules if r.effect is not Effect.ALLOW]
@@ -251,7 +263,7 @@ def implied_rule(action: Action, command: str = "", path: str = "") -> str | Non
         return f"edit: {folder}/**" if folder else f"edit: {path.removeprefix('./')}"
     if action is not Action.COMMAND:
         return None
-    parsed = commands_in(command)
+    parsed = _commands_in(command)
     if parsed.unknown or len(parsed.commands) != 1:  # nothing, or a list of commands
         return None
     form = parsed.commands[0].forms[-1]  # what it runs, its wrappers taken off

@@ -24,12 +24,14 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.events import Event, HookEvent, HookOutcome, HookRan
-from agent.hooks import execute
 from agent.hooks.config import Hook
 from sandbox.base import Sandbox
+
+if TYPE_CHECKING:
+    from agent.hooks import execute
 
 Emit = Callable[[Event], None]
 _TAIL = 2000  # characters of a tool's output a PostToolUse hook gets, and of a reason shown
@@ -85,18 +87,20 @@ class HookRunner:
                 return Outcome(True, outcome.reason, "\n".join(context))
         return Outcome(False, "", "\n".join(context))
 
-    def _payload(self, hook: Hook, fields: dict[str, Any]) -> dict[str, Any]:
+    def _payload(self, hook: Hook, fields: dict[str, Any], workspace: str) -> dict[str, Any]:
         return {
             "session_id": self.session_id,
             "hook_event_name": hook.event.value,
-            "cwd": execute.WORKSPACE if hook.in_sandbox else str(self.repo),
+            "cwd": workspace if hook.in_sandbox else str(self.repo),
             "transcript_path": "",
             **fields,
         }
 
     async def _run(self, hook: Hook, payload: dict[str, Any], emit: Emit, tool: str) -> Outcome:
+        from agent.hooks import execute  # here: a session without hooks never runs one
+
         started = time.monotonic()
-        stdin = json.dumps(self._payload(hook, payload)).encode()
+        stdin = json.dumps(self._payload(hook, payload, execute.WORKSPACE)).encode()
         if hook.in_sandbox:
             env = self._own_env(execute.WORKSPACE)
             ran = await execute.in_sandbox(hook, stdin, self.sandbox, env)

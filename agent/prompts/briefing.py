@@ -17,16 +17,19 @@ import asyncio
 import posixpath
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from agent.context.index import RepoIndex
-from agent.context.retrieval import Found, definitions_for_tests
 from agent.llm.base import Message
 from agent.prompts.conversation import truncate
 from agent.prompts.documents import Read, is_document
 from agent.prompts.documents import documents as documents_for
-from agent.repair.suspects import Suspect, suspects
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox, SandboxError
+
+if TYPE_CHECKING:
+    from agent.context.retrieval import Found
+    from agent.repair.suspects import Suspect
 
 MAX_FILES = 4
 MAX_FILE_CHARS = 6000  # a bigger file is left for read_file: it would crowd out the rest
@@ -219,6 +222,11 @@ async def _definitions_quoted(
 
     Read from the repository itself: this is the first message, before any change, so it
     is what the sandbox holds."""
+    # Here, not at the top: a run asks `is_test_file`, and only a small model's briefing
+    # retrieves definitions.
+    from agent.context.retrieval import definitions_for_tests
+    from agent.repair.suspects import suspects
+
     root = index.root
     texts: dict[str, str] = {}
 

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+from typing import TYPE_CHECKING
 
 from agent import tools
 from agent.events import Compacted, StopReason, WindowUsed
 from agent.llm.base import Completion, Message
-from agent.prompts import compaction
 from agent.prompts.conversation import truncate
 from agent.prompts.window import prompt_chars
 from agent.run.core import Run
 from agent.run.sampling import ask_once
 from agent.run.stops import Stop
 from sandbox.base import SandboxError
+
+if TYPE_CHECKING:
+    from agent.prompts import compaction
 
 SUMMARY_TOKENS = 600
 
@@ -34,6 +37,8 @@ async def make_room(run: Run, *, force: bool = False) -> None:
     if before <= window.threshold and not force:
         run.emit(WindowUsed(before, window.tokens))
         return
+    from agent.prompts import compaction  # here: most runs never compact
+
     outcome = compaction.stub_old_outputs(conversation.history)
     conversation.history = outcome.history
     after = window.estimate(conversation.messages(), specs)
@@ -65,6 +70,8 @@ async def make_room(run: Run, *, force: bool = False) -> None:
 
 async def _summarise(run: Run, old: list[Message]) -> str:
     """The model's summary of `old`; without one (an error, an empty reply), the calls."""
+    from agent.prompts import compaction  # loaded by make_room already
+
     window = run.deps.window
     budget_chars = int(window.room * 0.6 * window.chars_per_token)
     request = compaction.summary_request(old, budget_chars)
@@ -74,6 +81,8 @@ async def _summarise(run: Run, old: list[Message]) -> str:
 
 
 async def _pinned(run: Run) -> compaction.Pinned:
+    from agent.prompts import compaction  # loaded by make_room already
+
     changed: tuple[str, ...] = ()
     with contextlib.suppress(SandboxError):
         changed = tuple(await run.sandbox.changed_files())

@@ -33,7 +33,7 @@ from agent.run.core import Run
 from agent.run.loop import drive
 from agent.run.room import make_room
 from agent.run.state import RunState
-from agent.session import models, resume, startup
+from agent.session import models, startup
 from agent.session.jobs import SessionJobs
 from agent.session.parts import SessionParts
 from agent.settings.config import Limits, McpServer, Settings
@@ -87,6 +87,8 @@ class Session(SessionParts, SessionJobs):
         self.watch_jobs(self.sandbox)
         self.prefix_parts, self.skills = parts.parts, parts.skills
         if self._restore_diff:
+            from agent.session import resume  # here: only a resumed session loads it
+
             await resume.reapply(self.sandbox, self._restore_diff)
         window, changed = await startup.calibrated_while_checked(
             parts.window, client.profile, self.conversation, self._system_prompt, parts.asked
@@ -304,6 +306,8 @@ class Session(SessionParts, SessionJobs):
         mcp_servers: dict[str, McpServer] | None = None,
     ) -> Session:
         """Reopen a stored session (`--resume ID`, or "last"): conversation and workspace."""
+        from agent.session import resume
+
         store = store or Store()
         saved = resume.stored(store, session_id)
         row = saved.row

@@ -18,7 +18,6 @@ from agent.events import Checkpointed, Event, Finished, Level, Notice, Usage
 from agent.hooks.load import open_hooks
 from agent.llm.base import ModelClient, ModelProfile
 from agent.prompts.conversation import Conversation
-from agent.prompts.footprint import footprint_lines
 from agent.prompts.policy import PromptPolicy
 from agent.run.core import LoopDeps
 from agent.run.state import RunState
@@ -181,6 +180,8 @@ class SessionParts:
 
     def footprint(self) -> list[str]:
         """/context: what the stable prefix holds, and each part's share of the window."""
+        from agent.prompts.footprint import footprint_lines  # here: asked by /context only
+
         deps = self._deps
         specs = tools.specs(deps.tool_context) if deps else tools.specs()
         window = deps.window if deps else None
