@@ -1,6 +1,6 @@
 """The session's language servers: started in its sandbox on the first edit of a file of
-their language (or find_symbol's first question about one), kept for the session, asked
-what each edit broke and where a definition is used.
+their language, kept for the session, asked what each edit broke (and, once warm, where
+a definition is used, for find_symbol).
 
 After an edit, the server is given the file as it was, then as it is, and asked both
 times for the diagnostics of that file and of a few files that import it (found by a
@@ -21,8 +21,7 @@ import dataclasses
 import posixpath
 import shlex
 import time
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Callable
 from urllib.parse import quote, unquote
 
 from agent.events import Event, Level, Notice
@@ -40,7 +39,6 @@ START_TIMEOUT_S = 30.0  # a cold start: the process, `initialize`, the first fil
 MAX_IMPORTERS = 4  # files importing the edited one whose diagnostics are compared too
 
 Emit = Callable[[Event], None]
-T = TypeVar("T")
 
 
 class LanguageServers:
@@ -65,62 +63,23 @@ class LanguageServers:
         self, sandbox: Sandbox, path: str, before: str | None, after: str, emit: Emit
     ) -> str:
         """What the edit of `path` from `before` (None: a new file) to `after` introduced,
-        as lines for the model; "" when nothing, or when no server can tell."""
-
-        async def compare(client: LspClient, server: LanguageServer) -> str:
-            return await self._compare(client, server, path, before, after)
-
-        return await self._asking(sandbox, path, emit, compare, "")
-
-    async def references(
-        self, sandbox: Sandbox, path: str, line: int, name: str, emit: Emit
-    ) -> list[str]:
-        """Where the definition of `name` on `line` (from 1) of `path` is used, as
-        "path:line" in the workspace's own files; [] when no server can tell."""
-
-        async def ask(client: LspClient, server: LanguageServer) -> list[str]:
-            text = await self._text(path)
-            lines = text.splitlines() if text is not None else []
-            column = lines[line - 1].find(name) if 0 < line <= len(lines) else -1
-            if text is None or column < 0:
-                return []
-            await client.sync(_uri(path), language_id(path), text)
-            found = await client.references(_uri(path), line - 1, column)
-            prefix = f"{ROOT_URI}/"
-            return [
-                f"{unquote(uri.removeprefix(prefix))}:{at + 1}"
-                for uri, at in found
-                if uri.startswith(prefix)
-            ]
-
-        return await self._asking(sandbox, path, emit, ask, [])
-
-    async def _asking(
-        self,
-        sandbox: Sandbox,
-        path: str,
-        emit: Emit,
-        work: Callable[[LspClient, LanguageServer], Awaitable[T]],
-        nothing: T,
-    ) -> T:
-        """`work` with the server for `path`, started if need be, within its time; what
-        goes wrong is one notice per server for the session, and `nothing` back."""
+        as lines for the model; "" when nothing, or when no server can tell (said once)."""
         server = self.server_for(path)
         if sandbox is not self.sandbox or server is None or server.name in self._given_up:
-            return nothing  # a child agent's own sandbox has none: it is told nothing
+            return ""  # a child agent's own sandbox has none: its edits are told nothing
         started = time.monotonic()
         client: LspClient | None = None
         try:
             async with asyncio.timeout(START_TIMEOUT_S):
                 client = await self._client(server)
             # The first file a server checks costs it its start (builtins, the project's
-            # settings): that request gets the start's time, every later one `timeout_s`.
+            # settings): that edit gets the start's time, every later one `timeout_s`.
             cold = server.name not in self._warm
             budget = START_TIMEOUT_S - (time.monotonic() - started) if cold else self.timeout_s
             async with asyncio.timeout(budget):
-                answer = await work(client, server)
+                said = await self._compare(client, server, path, before, after)
             self._warm.add(server.name)
-            return answer
+            return said
         except ServerEnded as ended:
             self._given_up.add(server.name)
             process = ended.process or (client.process if client else None)
@@ -132,18 +91,41 @@ class LanguageServers:
         except NotAttaching:
             self._given_up.update(s.name for s in self.servers)
             self._tell(server, NO_ATTACHING, emit, key="")
-        return nothing
+        return ""
+
+    async def references(self, sandbox: Sandbox, path: str, line: int, name: str) -> list[str]:
+        """Where the definition of `name` on `line` (from 1) of `path` is used, as
+        "path:line" in the workspace's own files, by a server an edit has warmed up
+        already; [] otherwise, or when it cannot say within `timeout_s`: a read never
+        starts a server nor waits long for one (an edit says what goes wrong)."""
+        server = self.server_for(path)
+        if sandbox is not self.sandbox or server is None or server.name not in self._warm:
+            return []
+        client = _alive(self._started.get(server.name))
+        if client is None:
+            return []
+        text = await self._text(path)
+        lines = text.splitlines() if text is not None else []
+        column = lines[line - 1].find(name) if 0 < line <= len(lines) else -1
+        if text is None or column < 0:
+            return []
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                await client.sync(_uri(path), language_id(path), text)
+                found = await client.references(_uri(path), line - 1, column)
+        except (TimeoutError, LookupError, ServerEnded):
+            return []
+        prefix = f"{ROOT_URI}/"
+        return [
+            f"{unquote(uri.removeprefix(prefix))}:{at + 1}"
+            for uri, at in found
+            if uri.startswith(prefix)
+        ]
 
     def running(self) -> dict[str, AttachedProcess]:
         """The servers started and still running, by name (their pids for a benchmark)."""
-        return {
-            name: task.result().process
-            for name, task in self._started.items()
-            if task.done()
-            and not task.cancelled()
-            and task.exception() is None
-            and not task.result().ended.is_set()
-        }
+        alive = {name: _alive(task) for name, task in self._started.items()}
+        return {name: client.process for name, client in alive.items() if client is not None}
 
     async def close(self) -> None:
         """Every server asked to exit; their processes end with their stdin anyway."""
@@ -271,7 +253,7 @@ def _ended_sentence(server: LanguageServer, process: AttachedProcess | None) -> 
 def _slow_sentence(server: LanguageServer, waited: float) -> str:
     return (
         f"The {server.name} language server ({server.command[0]}) gave no answer within "
-        f"{waited:.1f} s; edits go on, without its diagnostics while it is slow."
+        f"{waited:.1f} s of an edit; edits go on, without its diagnostics while it is slow."
     )
 
 
@@ -280,6 +262,14 @@ def _refused_sentence(server: LanguageServer, why: str) -> str:
         f"The {server.name} language server ({server.command[0]}) refused kiln's request "
         f"({why[:160]}); edits go on without its diagnostics meanwhile."
     )
+
+
+def _alive(task: asyncio.Task[LspClient] | None) -> LspClient | None:
+    """The client a start made, while its server runs."""
+    if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+        return None
+    client = task.result()
+    return None if client.ended.is_set() else client
 
 
 def _uri(path: str) -> str:

@@ -123,10 +123,9 @@ class LanguageTools(Protocol):
         lines for the model; "" when nothing, or no server can tell (once said in a notice)."""
         ...
 
-    async def references(
-        self, sandbox: Sandbox, path: str, line: int, name: str, emit: Callable[[Event], None]
-    ) -> list[str]:
-        """Where the definition of `name` on `line` of `path` is used ("path:line")."""
+    async def references(self, sandbox: Sandbox, path: str, line: int, name: str) -> list[str]:
+        """Where the definition of `name` on `line` of `path` is used ("path:line"), by a
+        server running already; [] without one (a read never starts one)."""
         ...
 
     async def close(self) -> None: ...

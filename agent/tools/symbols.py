@@ -82,11 +82,11 @@ def _neighbours(definitions: tuple[Definition, ...], chosen: Definition) -> str:
 
 
 async def _uses(ctx: ToolContext, path: str, line: int, name: str) -> str:
-    """Where the definition is used, by the language server of its file (which knows a
-    call from another function's namesake); "" without one."""
+    """Where the definition is used, by the language server of its file once an edit has
+    started it (it knows a call of this function from one of a namesake); "" without."""
     if ctx.language_servers is None:
         return ""
-    places = await ctx.language_servers.references(ctx.sandbox, path, line, name, ctx.emit)
+    places = await ctx.language_servers.references(ctx.sandbox, path, line, name)
     if not places:
         return ""
     more = f" and {len(places) - MAX_USES} more" if len(places) > MAX_USES else ""

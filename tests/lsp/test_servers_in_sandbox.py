@@ -155,7 +155,7 @@ async def test_a_slow_server_costs_one_notice_and_is_asked_again_later(box: Sand
         await edit(servers, "slow.fix", None, "warm\n")  # started, and its first file seen
         said, notices = await edit(servers, "slow.fix", "warm\n", "SLOW FIXME\n")
         assert said == "" and len(notices) == 1
-        assert "gave no answer within 0.5 s" in notices[0].message  # type: ignore[attr-defined]
+        assert "gave no answer within 0.5 s of an edit" in notices[0].message  # type: ignore[attr-defined]
         await asyncio.sleep(1.5)  # it answers at last
         said, more = await edit(servers, "slow.fix", "SLOW FIXME\n", "FIXME a\nFIXME b\n")
         assert more == [] and said.splitlines()[1:] == [
@@ -168,6 +168,12 @@ async def test_a_slow_server_costs_one_notice_and_is_asked_again_later(box: Sand
 async def test_find_symbol_says_where_a_definition_is_used_and_not_its_namesakes(
     servers: LanguageServers,
 ) -> None:
+    # A read starts no server: before any edit of its language, no word from one.
+    cold = LanguageServers(servers.sandbox, session_servers({}))
+    context = dataclasses.replace(tool_context(servers.sandbox), language_servers=cold)
+    assert "used at" not in (await tools.call(context, "find_symbol", {"name": "total"})).output
+    assert cold.running() == {}
+    await edit(servers, "calc.py", CALC, CALC + "\n")  # an edit has started it
     context = dataclasses.replace(tool_context(servers.sandbox), language_servers=servers)
     found = await tools.call(context, "find_symbol", {"name": "total"})
     calc, other = found.output.split("\n\n")[:2]
@@ -178,8 +184,6 @@ async def test_find_symbol_says_where_a_definition_is_used_and_not_its_namesakes
         other.startswith("other.py:1-2 function total")
         and "[used at: use_other.py:1, use_other.py:3]" in other
     )
-    without = await tools.call(tool_context(servers.sandbox), "find_symbol", {"name": "total"})
-    assert "used at" not in without.output
 
 
 async def test_imports_resolve_against_what_the_sandbox_has_installed(
