@@ -28,6 +28,10 @@ def launch_argv(argv: list[str]) -> list[str]:
     return ["sh", "-c", LAUNCH, *argv]
 
 
+class AttachFailed(Exception):
+    """The process could not be started: the container is gone, or the engine refused."""
+
+
 class AttachedProcess(Protocol):
     """One process with its stdin and stdout held by kiln."""
 
@@ -65,5 +69,6 @@ class Attaching(Protocol):
     the host's own binaries, so kiln starts none there)."""
 
     async def attach(self, argv: list[str], *, cwd: str) -> AttachedProcess:
-        """Start `argv` in the sandbox with `cwd` (inside it) as its working directory."""
+        """Start `argv` in the sandbox with `cwd` (inside it) as its working directory;
+        AttachFailed when it cannot be."""
         ...

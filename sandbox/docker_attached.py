@@ -15,9 +15,10 @@ import socket
 import struct
 import threading
 
-from sandbox.attached import MISSING_MARKER, PID_MARKER, launch_argv
-from sandbox.docker_exec import exec_create
-from sandbox.engine_api import Engine, Hijacked
+from sandbox.attached import MISSING_MARKER, PID_MARKER, AttachFailed, launch_argv
+from sandbox.docker_exec import ContainerMissing, exec_create
+from sandbox.engine import EngineUnavailable
+from sandbox.engine_api import Engine, EngineError, Hijacked
 
 STDERR_KEPT = 4096
 _PID_LINE = re.compile(rf"{PID_MARKER} (\d+)\n".encode())
@@ -41,13 +42,18 @@ class DockerAttached:
     async def start(
         cls, engine: Engine, container: str, argv: list[str], cwd: str
     ) -> DockerAttached:
-        """Start `argv` in `container` (ContainerMissing when it is gone)."""
+        """Start `argv` in `container`; AttachFailed when it cannot be."""
 
         def started() -> Hijacked:
             exec_id = exec_create(engine, container, launch_argv(argv), stdin=True, workdir=cwd)
             return engine.exec_start(exec_id)
 
-        stream = await asyncio.to_thread(started)
+        try:
+            stream = await asyncio.to_thread(started)
+        except ContainerMissing:
+            raise AttachFailed("the sandbox's container is gone") from None
+        except (EngineError, EngineUnavailable) as exc:
+            raise AttachFailed(f"the Docker engine refused: {exc}") from None
         return cls(stream, asyncio.get_running_loop())
 
     @property

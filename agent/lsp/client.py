@@ -60,9 +60,10 @@ _NONE = Published(0, None, [])
 class ServerEnded(Exception):
     """The server's process ended (it crashed, was killed, or never started)."""
 
-    def __init__(self, process: AttachedProcess | None = None) -> None:
-        super().__init__()
+    def __init__(self, process: AttachedProcess | None = None, why: str = "") -> None:
+        super().__init__(why)
         self.process = process
+        self.why = why  # when there is no process to tell why
 
 
 class LspClient:

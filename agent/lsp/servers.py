@@ -29,8 +29,8 @@ from agent.lsp.client import LspClient, ServerEnded
 from agent.lsp.diagnostics import Diagnostic, introduced, report
 from agent.lsp.specs import language_id, session_servers
 from agent.settings.config import Settings
-from sandbox.attached import AttachedProcess, Attaching
-from sandbox.base import Sandbox
+from sandbox.attached import AttachedProcess, AttachFailed, Attaching
+from sandbox.base import Sandbox, SandboxError
 from sandbox.gitstate import WORKSPACE
 from sandbox.language_servers import LanguageServer
 
@@ -83,7 +83,7 @@ class LanguageServers:
         except ServerEnded as ended:
             self._given_up.add(server.name)
             process = ended.process or (client.process if client else None)
-            self._tell(server, _ended_sentence(server, process), emit)
+            self._tell(server, _ended_sentence(server, process, ended.why), emit)
         except TimeoutError:
             self._tell(server, _slow_sentence(server, time.monotonic() - started), emit)
         except LookupError as exc:  # the server refused a request: no word from it this time
@@ -91,6 +91,8 @@ class LanguageServers:
         except NotAttaching:
             self._given_up.update(s.name for s in self.servers)
             self._tell(server, NO_ATTACHING, emit, key="")
+        except SandboxError:  # the sandbox's own trouble: its next command says so
+            pass
         return ""
 
     async def references(self, sandbox: Sandbox, path: str, line: int, name: str) -> list[str]:
@@ -198,12 +200,18 @@ class LanguageServers:
     async def _start(self, server: LanguageServer) -> LspClient:
         if not isinstance(self.sandbox, Attaching):
             raise NotAttaching()
-        process = await self.sandbox.attach(list(server.command), cwd=WORKSPACE)
+        try:
+            process = await self.sandbox.attach(list(server.command), cwd=WORKSPACE)
+        except AttachFailed as exc:
+            raise ServerEnded(why=str(exc)) from None
         client = LspClient(process, ROOT_URI)
         try:
             await client.initialize(server.options)
         except ServerEnded:
             raise ServerEnded(process) from None
+        except BaseException:  # cancelled (the session closing) or refused: let it go
+            await process.close()
+            raise
         return client
 
     def _tell(
@@ -234,7 +242,7 @@ NO_ATTACHING = (
 )
 
 
-def _ended_sentence(server: LanguageServer, process: AttachedProcess | None) -> str:
+def _ended_sentence(server: LanguageServer, process: AttachedProcess | None, why: str) -> str:
     command = server.command[0]
     if process is not None and process.missing:
         return (
@@ -242,8 +250,8 @@ def _ended_sentence(server: LanguageServer, process: AttachedProcess | None) -> 
             f"edits get no diagnostics from it; `kiln sandbox bootstrap` rebuilds the image "
             f"with it, or set `[lsp.{server.name}] disabled = true`."
         )
-    said = process.stderr_tail.strip().splitlines()[-1:] if process is not None else []
-    why = f" ({said[0][:160]})" if said else ""
+    said = process.stderr_tail.strip().splitlines()[-1:] if process is not None else [why]
+    why = f" ({said[0][:160]})" if said and said[0] else ""
     return (
         f"The {server.name} language server ({command}) stopped{why}; edits go on without "
         "its diagnostics for the rest of the session."

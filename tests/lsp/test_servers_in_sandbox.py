@@ -196,3 +196,15 @@ async def test_imports_resolve_against_what_the_sandbox_has_installed(
     )
     assert 'Import "kiln_nowhere_mod" could not be resolved' in said
     assert "pytest" not in said
+
+
+async def test_a_container_gone_before_the_start_costs_one_notice_not_the_edit(
+    sandbox: Sandbox,
+) -> None:
+    engine, container = sandbox.client, sandbox.container_id  # type: ignore[attr-defined]
+    await asyncio.to_thread(engine.remove_container, container)
+    servers = LanguageServers(sandbox, session_servers({}))
+    notices: list[Event] = []
+    said = await servers.check_edit(sandbox, "calc.py", "x = 1\n", "x = y\n", notices.append)
+    assert said == "" and len(notices) == 1
+    assert "stopped (the sandbox's container is gone)" in notices[0].message  # type: ignore[attr-defined]
