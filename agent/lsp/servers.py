@@ -22,17 +22,20 @@ import posixpath
 import shlex
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
 from agent.events import Event, Level, Notice
-from agent.lsp.client import LspClient, ServerEnded
-from agent.lsp.diagnostics import Diagnostic, introduced, report
 from agent.lsp.specs import language_id, session_servers
 from agent.settings.config import Settings
 from sandbox.attached import AttachedProcess, AttachFailed, Attaching
 from sandbox.base import Sandbox, SandboxError
 from sandbox.gitstate import WORKSPACE
 from sandbox.language_servers import LanguageServer
+
+if TYPE_CHECKING:  # the client and the comparison load with the first edit they serve
+    from agent.lsp.client import LspClient
+    from agent.lsp.diagnostics import Diagnostic
 
 ROOT_URI = f"file://{WORKSPACE}"
 START_TIMEOUT_S = 30.0  # a cold start: the process, `initialize`, the first file checked
@@ -67,6 +70,8 @@ class LanguageServers:
         server = self.server_for(path)
         if sandbox is not self.sandbox or server is None or server.name in self._given_up:
             return ""  # a child agent's own sandbox has none: its edits are told nothing
+        from agent.lsp.client import ServerEnded
+
         started = time.monotonic()
         client: LspClient | None = None
         try:
@@ -106,6 +111,8 @@ class LanguageServers:
         client = _alive(self._started.get(server.name))
         if client is None:
             return []
+        from agent.lsp.client import ServerEnded
+
         text = await self._text(path)
         lines = text.splitlines() if text is not None else []
         column = lines[line - 1].find(name) if 0 < line <= len(lines) else -1
@@ -160,6 +167,8 @@ class LanguageServers:
         now = await client.diagnostics([_uri(p) for p in [path, *texts]], _uri(path), mark)
         old = [_at(d, p) for p in was_there for d in was.get(_uri(p), [])]
         new = [_at(d, p) for p in [path, *texts] for d in now.get(_uri(p), [])]
+        from agent.lsp.diagnostics import introduced, report
+
         return report(server.command[0], introduced(old, new))
 
     async def _importers(self, path: str, server: LanguageServer) -> list[str]:
@@ -194,10 +203,14 @@ class LanguageServers:
             self._started[server.name] = task
         client = await asyncio.shield(task)
         if client.ended.is_set():
+            from agent.lsp.client import ServerEnded
+
             raise ServerEnded(client.process)
         return client
 
     async def _start(self, server: LanguageServer) -> LspClient:
+        from agent.lsp.client import LspClient, ServerEnded
+
         if not isinstance(self.sandbox, Attaching):
             raise NotAttaching()
         try:

@@ -21,7 +21,6 @@ from agent.llm.profile import EFFORT_WORDS, WIRE_APIS, ModelProfile, Prices
 from agent.permissions import PermissionRules
 from agent.settings import paths, repo_keys, rules_layer, trust
 from sandbox.config import SandboxConfig
-from sandbox.language_servers import DEFAULTS as DEFAULT_SERVERS
 
 
 @dataclass(frozen=True)
@@ -450,7 +449,9 @@ def lsp_server(name: str, values: dict[str, Any], sources: dict[str, str]) -> Ls
     needs its command and the endings it serves."""
     section = f"lsp.{name}"
     server: LspServer = _coerce(LspServer, values, section, sources)
-    ours = name in {default.name for default in DEFAULT_SERVERS}
+    from sandbox.language_servers import DEFAULTS  # only where a table names a server
+
+    ours = name in {default.name for default in DEFAULTS}
     if not ours and not server.disabled and not (server.command and server.extensions):
         where = next((v for k, v in sources.items() if k.startswith(section + ".")), "settings")
         raise ConfigError(
