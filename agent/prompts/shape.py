@@ -58,7 +58,7 @@ _WRONG = re.compile(
     r"\binstead of\b|\bsupposed to\b|\w\s+should(?:n'?t| not)?\b(?!\s+(?:i|we)\b)|^shouldn'?t\b"
     r"|^how come\b|^why (?:is|are|does|do|did|was|were|would|will|can)(?:n'?t| not)\b"
     r"|^why (?:is|are|does|do)\b[^?]*\b(?:still|missing|gone|lost|duplicated|twice)\b"
-    r"|^expected\b|\bbut got\b"
+    r"|^expected\b|\bbut got\b|\bsteps to reproduce\b|\bexpected:|\bactual:"
     r"|\b(?:crash(?:es|ed|ing)?|raises?|throws?|breaks?|broken|wrong|incorrect(?:ly)?"
     r"|fails?|failing|off[- ]by[- ]one|off by (?:a|an|one|\d+)|doesn'?t work|isn'?t working"
     r"|not working|hangs?|takes forever|defeats the purpose)\b"
@@ -188,7 +188,7 @@ def _commands_a_change(sentence: str) -> bool:
 # A change that leaves what the code does as it is: its evidence is the tests passing before
 # and after it (agent/run/evidence.py), not a test that failed before. Said outright...
 _KEEP_SAID = re.compile(
-    r"\bno (?:behaviou?r|functional|logic) changes?\b|\bsame behaviou?r\b"
+    r"\bno (?:behaviou?r|functional|logic) changes?\b|\bsame behaviou?r\b(?! as\b)"
     r"|\bwithout changing (?:the |its |any )?(?:behaviou?r|logic|output|api)\b"
     r"|\bbehaviou?r[- ]preserving\b|\bpure refactor|\b(?:formatting|whitespace|indentation) only\b"
     r"|\bkeep(?:ing)? (?:the |its )?(?:exported )?(?:api|interface|route|output|behaviou?r)s? "
@@ -196,8 +196,11 @@ _KEEP_SAID = re.compile(
 )
 # ... or asked as work on names, structure or text around the code: a verb of that work...
 _KEEP_VERB = re.compile(
-    r"\b(?:renam\w*|refactor\w*|re-?format\w*|lint\w*|tidy|clean ?up|reorgani[sz]\w*"
-    r"|dedup\w*|deduplicat\w*|sort the imports|gofmt|black|isort|prettier|rustfmt)\b"
+    # (a verb, not the noun of "lost in the refactor"; a formatter run, not a colour)
+    r"(?<!the )(?<!a )(?<!that )\b(?:renam\w*|refactor\w*|re-?format\w*|lint\w*|tidy"
+    r"|clean(?:s|ed|ing)? up|reorgani[sz]\w*|sort the imports|gofmt|isort|rustfmt"
+    r"|(?:dedup\w*|deduplicat\w*) (?:the )?(?:code|helpers?|functions?|logic|imports?)"
+    r"|(?:run|with|using|apply|through|via) (?:black|prettier))\b"
     r"|\b(?:extract|split|move|pull)\b[^.?!\n]{0,60}\binto (?:a |an |its |their )?(?:own |new |shared )?"
     r"(?:module|file|package|helper|function|class|method)s?\b"
 )

@@ -141,6 +141,13 @@ KEEPING = [
     "move the date helpers into their own module",
 ]
 BEHAVING = [
+    # a word of the keeping kind that names something else: a colour, a past refactor,
+    # a noun, a behaviour to copy
+    "dark mode: text in the settings modal is black on dark grey, unreadable",
+    "the flag is never checked, lost in the refactor. Expected: nothing removed. Actual: gone",
+    "the client wants the reset link on the login screen too, same behaviour as the other one",
+    "the nightly job double counts refunds. dedupe on charge_id",
+    "it would be nice if the cleanup command had a --dry-run flag",
     "fix the crash when the file is empty",
     "add a --json flag to the export command",
     "rename the --out flag to --output and accept the old one too",
