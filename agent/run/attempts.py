@@ -67,7 +67,9 @@ async def attempt(run: Run, count: int, first: str, briefing: Any, drive: Drive)
         )
         for k in range(1, count + 1)
     ]  # fmt: skip
-    limit = asyncio.Semaphore(max(1, min(count, run.settings.agents.max_parallel)))
+    embedded = run.settings.main_model is None  # its server answers one request at a time
+    parallel = 1 if embedded else run.settings.agents.max_parallel
+    limit = asyncio.Semaphore(max(1, min(count, parallel)))
     jobs = [asyncio.ensure_future(run_limited(limit, run, child)) for child in children]
     try:
         await asyncio.gather(*jobs)
