@@ -9,9 +9,12 @@ to the model with the edit's result (agent/lsp/diagnostics.py). The server reads
 workspace inside the sandbox, so the project's dependencies, venv and node_modules are
 the ones it resolves imports against.
 
-A server that is missing from the image, slow (no answer within `[lsp] timeout_s` of an
-edit), or that crashes costs the session one notice, never the run; a missing or
-crashed one is not started again.
+A server's start (about a second for pyright) never holds an edit: an edit made while its
+server is cold is checked in the background, and what it introduced goes with the first
+tool result after that check ends (`late()`, agent/tools/__init__.py); once warm, an edit's
+result carries its own. A server that is missing from the image, slow (no answer within
+`[lsp] timeout_s` of an edit), or that crashes costs the session one notice, never the run;
+a missing or crashed one is not started again.
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ class LanguageServers:
         self._given_up: set[str] = set()  # missing or crashed: never asked again
         self._told: set[str] = set()  # servers whose trouble the person has heard of
         self._warm: set[str] = set()  # servers that have checked a file already
+        # Checks of edits made while their server was cold, by path, until `late()` says them.
+        self._late: list[tuple[str, asyncio.Task[str]]] = []
+        self._checking: dict[str, asyncio.Lock] = {}  # one comparison at a time per server
 
     def server_for(self, path: str) -> LanguageServer | None:
         ending = posixpath.splitext(path)[1].lower()
@@ -70,6 +76,36 @@ class LanguageServers:
         server = self.server_for(path)
         if sandbox is not self.sandbox or server is None or server.name in self._given_up:
             return ""  # a child agent's own sandbox has none: its edits are told nothing
+        if not isinstance(self.sandbox, Attaching):  # bubblewrap: no server can start
+            self._given_up.update(s.name for s in self.servers)
+            self._tell(server, NO_ATTACHING, emit, key="")
+            return ""
+        if server.name not in self._warm:  # its start must not hold the edit
+            later = asyncio.ensure_future(self._check(server, path, before, after, emit))
+            self._late.append((path, later))
+            return ""
+        return await self._check(server, path, before, after, emit)
+
+    def late(self) -> str:
+        """What edits made while their server was cold introduced, for the checks that have
+        ended since the last call (each said once); "" when none has anything to say."""
+        said, waiting = [], []
+        for path, check in self._late:
+            if not check.done():
+                waiting.append((path, check))
+            elif not check.cancelled() and check.exception() is None and check.result():
+                said.append(f"About your earlier edit of {path}:\n{check.result()}")
+        self._late = waiting
+        return "\n".join(said)
+
+    async def settled(self) -> str:
+        """`late()` once every check in the background has ended."""
+        await asyncio.gather(*(check for _, check in self._late), return_exceptions=True)
+        return self.late()
+
+    async def _check(
+        self, server: LanguageServer, path: str, before: str | None, after: str, emit: Emit
+    ) -> str:
         from agent.lsp.client import ServerEnded
 
         started = time.monotonic()
@@ -79,10 +115,12 @@ class LanguageServers:
                 client = await self._client(server)
             # The first file a server checks costs it its start (builtins, the project's
             # settings): that edit gets the start's time, every later one `timeout_s`.
-            cold = server.name not in self._warm
-            budget = START_TIMEOUT_S - (time.monotonic() - started) if cold else self.timeout_s
-            async with asyncio.timeout(budget):
-                said = await self._compare(client, server, path, before, after)
+            async with self._checking.setdefault(server.name, asyncio.Lock()):
+                cold = server.name not in self._warm
+                spent = time.monotonic() - started
+                budget = START_TIMEOUT_S - spent if cold else self.timeout_s
+                async with asyncio.timeout(budget):
+                    said = await self._compare(client, server, path, before, after)
             self._warm.add(server.name)
             return said
         except ServerEnded as ended:
@@ -93,9 +131,6 @@ class LanguageServers:
             self._tell(server, _slow_sentence(server, time.monotonic() - started), emit)
         except LookupError as exc:  # the server refused a request: no word from it this time
             self._tell(server, _refused_sentence(server, str(exc)), emit)
-        except NotAttaching:
-            self._given_up.update(s.name for s in self.servers)
-            self._tell(server, NO_ATTACHING, emit, key="")
         except SandboxError:  # the sandbox's own trouble: its next command says so
             pass
         return ""
@@ -138,6 +173,9 @@ class LanguageServers:
 
     async def close(self) -> None:
         """Every server asked to exit; their processes end with their stdin anyway."""
+        for _, check in self._late:
+            check.cancel()
+        self._late.clear()
         tasks = list(self._started.values())
         self._started.clear()
         clients = []
@@ -211,8 +249,7 @@ class LanguageServers:
     async def _start(self, server: LanguageServer) -> LspClient:
         from agent.lsp.client import LspClient, ServerEnded
 
-        if not isinstance(self.sandbox, Attaching):
-            raise NotAttaching()
+        assert isinstance(self.sandbox, Attaching)  # check_edit says so otherwise
         try:
             process = await self.sandbox.attach(list(server.command), cwd=WORKSPACE)
         except AttachFailed as exc:
@@ -243,10 +280,6 @@ def language_servers(settings: Settings, sandbox: Sandbox) -> LanguageServers | 
         return None
     servers = session_servers(settings.lsp_servers)
     return LanguageServers(sandbox, servers, settings.lsp.timeout_s) if servers else None
-
-
-class NotAttaching(Exception):
-    """The sandbox cannot start attached processes (bubblewrap)."""
 
 
 NO_ATTACHING = (

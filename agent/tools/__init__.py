@@ -55,13 +55,21 @@ async def call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolRe
     """Run one tool; a mistake the model can fix comes back as a failed result, not an error.
     The person's hooks run before (and may block it) and after (and may add to it)."""
     if ctx.hooks is None or not isinstance(arguments, dict):
-        return await _call(ctx, name, arguments)
+        return _with_late_diagnostics(ctx, await _call(ctx, name, arguments))
     refusal = await ctx.hooks.before_tool(name, arguments, ctx.emit)
     if refusal is not None:
         return ToolResult(False, refusal)
     result = await _call(ctx, name, arguments)
     added = await ctx.hooks.after_tool(name, arguments, result.ok, result.output, ctx.emit)
-    return dataclasses.replace(result, output=f"{result.output}\n{added}") if added else result
+    result = dataclasses.replace(result, output=f"{result.output}\n{added}") if added else result
+    return _with_late_diagnostics(ctx, result)
+
+
+def _with_late_diagnostics(ctx: ToolContext, result: ToolResult) -> ToolResult:
+    """What an earlier edit introduced, found once its language server had started (agent/
+    lsp/servers.py), goes with the first result after that."""
+    late = ctx.language_servers.late() if ctx.language_servers is not None else ""
+    return dataclasses.replace(result, output=f"{result.output}\n{late}") if late else result
 
 
 async def _call(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> ToolResult:

@@ -120,7 +120,13 @@ class LanguageTools(Protocol):
         emit: Callable[[Event], None],
     ) -> str:
         """What changing `path` from `before` (None: a new file) to `after` introduced, as
-        lines for the model; "" when nothing, or no server can tell (once said in a notice)."""
+        lines for the model; "" when nothing, or no server can tell (once said in a notice).
+        An edit made while its server starts is checked in the background: `late()`."""
+        ...
+
+    def late(self) -> str:
+        """What edits checked in the background introduced, for checks ended since the
+        last call ("" when none has anything to say)."""
         ...
 
     async def references(self, sandbox: Sandbox, path: str, line: int, name: str) -> list[str]:

@@ -130,7 +130,9 @@ def test_a_repository_hook_runs_only_once_trusted_and_as_trusted(repo: Path) -> 
         _, events, _ = stream(repo, server)
         told = tool_replies(server)
     assert not any(e["type"] == "hook_ran" for e in events)
-    assert "kiln ignores what it would run (the hooks in .claude/settings.json)" in json.dumps(events)
+    assert "kiln ignores what it would run (the hooks in .claude/settings.json)" in json.dumps(
+        events
+    )
     assert "hook.log: No such file" in told[1]  # unguarded: no log...
     assert "cannot access 'pushed'" not in told[1]  # ...and the command ran
 

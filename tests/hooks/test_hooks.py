@@ -166,9 +166,7 @@ def test_the_persons_own_claude_code_hooks_run_without_trust(
     hooks, notes = session_hooks(load_settings(repo, env={}), repo)
     assert [h.command for h in hooks] == ["notify-send done"]  # the repository's waits
     assert str(home / ".claude" / "settings.json") in hooks[0].source
-    assert notes == [] and "the hooks in .claude/settings.json" in str(
-        trust.ignored_runs(repo, {})
-    )
+    assert notes == [] and "the hooks in .claude/settings.json" in str(trust.ignored_runs(repo, {}))
     (home / ".claude" / "settings.json").write_text("{not json")
     hooks, notes = session_hooks(load_settings(repo, env={}), repo)
     assert hooks == () and "Its hooks do not run." in notes[0]
