@@ -17,9 +17,12 @@ from typing import Protocol, runtime_checkable
 PID_MARKER = "kiln-attached-pid"
 MISSING_MARKER = "kiln-attached-missing"
 MISSING_EXIT = 127
+# It runs niced: it works in the background of the run (a server's start, its checks), and
+# the commands the run waits for (the tests) go first on the sandbox's CPUs.
 LAUNCH = (
     f'command -v "$0" >/dev/null 2>&1 || {{ echo {MISSING_MARKER} >&2; exit {MISSING_EXIT}; }}; '
-    f'echo "{PID_MARKER} $$" >&2; exec "$0" "$@"'
+    f'echo "{PID_MARKER} $$" >&2; command -v nice >/dev/null 2>&1 && exec nice -n 10 "$0" "$@"; '
+    'exec "$0" "$@"'
 )
 
 
