@@ -102,7 +102,7 @@ async def try_candidates(
 ) -> TestDigest | None:
     """Sample `count` fixes for the request that made `failed`; keep the best if it beats
     `current` (the tests after the model's own edit). Returns the kept one's tests."""
-    sandbox, context = run.sandbox, run.tool_context
+    sandbox, context = run.sandbox, run.candidates_context
     request = request_before(run.conversation.messages(), failed.id)
     if request is None:
         return None
@@ -144,7 +144,7 @@ async def _tried(
 ) -> list[Candidate]:
     """Each sampled edit applied to the workspace at `base_ref` and tested, until one
     passes; the last is left in place."""
-    sandbox, context = run.sandbox, run.tool_context
+    sandbox, context = run.sandbox, run.candidates_context
     tried: list[Candidate] = []
     for _ in range(count):
         completion = await ask_once(run, request, tools.specs(context), temperature=temperature)

@@ -186,7 +186,7 @@ def _reply_tokens(stub: Stub) -> int:
 
 
 async def _write(run: Run, path: str, module: str) -> None:
-    await tools.call(run.tool_context, "write_file", {"path": path, "content": module})
+    await tools.call(run.candidates_context, "write_file", {"path": path, "content": module})
 
 
 async def _judged(run: Run, path: str, module: str, timeout_s: float) -> TestDigest:

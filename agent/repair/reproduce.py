@@ -138,7 +138,7 @@ async def _failing_test(
         test = reply_test_file(reply.message.content) if reply else None
         if test is None:
             continue
-        await tools.call(run.tool_context, "write_file", {"path": path, "content": test})
+        await tools.call(run.candidates_context, "write_file", {"path": path, "content": test})
         if await _fails_alone(run, path, task):
             report = await run_test_command(run.tool_context)  # and the rest still pass
             if _fails_for_the_request(report, path, before, task):

@@ -129,7 +129,7 @@ class _Tries:
         run = self.run
         await run.sandbox.restore(self.base)
         edit = {"path": suspect.path, "old_text": suspect.text, "new_text": new}
-        applied = await tools.call(run.tool_context, "edit_file", edit)
+        applied = await tools.call(run.candidates_context, "edit_file", edit)
         if not applied.ok:
             return None
         if imports:
@@ -312,7 +312,7 @@ async def _add_imports(run: Run, path: str) -> None:
     if fix is not None:
         old, new = fix
         await tools.call(
-            run.tool_context, "edit_file", {"path": path, "old_text": old, "new_text": new}
+            run.candidates_context, "edit_file", {"path": path, "old_text": old, "new_text": new}
         )
 
 

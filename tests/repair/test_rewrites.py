@@ -240,3 +240,24 @@ async def test_a_standard_library_name_the_rewrite_uses_is_imported(
 )  # fmt: skip
 def test_stdlib_imports_added(source: str, expected: tuple[str, str] | None) -> None:
     assert stdlib_imports_added(source) == expected
+
+
+async def test_kiln_s_own_candidates_ask_no_language_server(
+    docker_ready: None, tmp_path: Path
+) -> None:
+    """The tests judge the repair engine's candidates: no language server starts for them
+    (each check would cost a small model's many candidates time on the cores its server
+    decodes on)."""
+    repo = make_git_repo(tmp_path / "repo", PACKAGE)
+    script = [
+        block("def quadruple(x):\n    return double(x) * 2\n"),  # named in the failure: first
+        block("def double(x):\n    return x * 2\n"),
+    ]
+    with ScriptedServer(script) as server:
+        async with small_model_session(repo, server) as session:
+            events = [e async for e in session.run("The tests fail. Fix the bug.")]
+            assert session.sandbox is not None
+            listed = await session.sandbox.exec("ps -eo args | grep -c '[p]yright' || true")
+    [finished] = [e for e in events if isinstance(e, Finished)]
+    assert finished.status == "done"
+    assert listed.output.strip() == "0"
