@@ -120,6 +120,12 @@ def diff_stats(diff: str) -> dict[str, int]:
     }
 
 
+def lines_changed(diff: str) -> int:
+    """Lines the diff adds and removes: how big a change is, to choose among attempts."""
+    stats = diff_stats(diff)
+    return stats["insertions"] + stats["deletions"]
+
+
 # Files whose change alters how kiln or CI behaves next time: worth a second look.
 _CONFIG_FILES = re.compile(
     r"^(\.kiln\.toml|\.mcp\.json|AGENTS\.md|KILN\.md|CLAUDE\.md|\.github/workflows/.+|"

@@ -27,17 +27,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.errors import ExitCode, KilnError
 from agent.headless.run import prepare, run_headless
-from agent.present import escape_controls
+from agent.present import escape_controls, lines_changed
 from agent.settings.config import Settings
 
 if TYPE_CHECKING:
     from agent.events import Finished
     from agent.session import Session
     from agent.session.baseline import SharedBaselines
-
-# How each status ranks when choosing: a change with evidence first, a change without it
-# next; an attempt that did not finish never wins over one that did.
-RANK = {"done": 0, "answered": 1, "unverified": 2}
 
 
 @dataclasses.dataclass
@@ -51,7 +47,9 @@ class Attempt:
     code: int = int(ExitCode.TASK_FAILED)
 
     def key(self) -> tuple[int, int, int, int]:
-        return (RANK.get(self.status, 9), self.diff_size if self.diff_size else 10**9,
+        from agent.run.stops import attempt_rank  # not at the start: it loads the events
+
+        return (attempt_rank(self.status), self.diff_size if self.diff_size else 10**9,
                 self.steps, self.number)  # fmt: skip
 
 
@@ -157,10 +155,7 @@ async def _one(
         nonlocal held, reported
         diff = attempt.diff = await session.diff()
         attempt.status, attempt.steps = str(finished.status), finished.steps
-        attempt.diff_size = sum(
-            1 for line in diff.splitlines()
-            if line[:1] in "+-" and not line.startswith(("+++", "---"))
-        )  # fmt: skip
+        attempt.diff_size = lines_changed(diff)
         if held:  # its sandbox stays open while the others finish; the slot is theirs
             limit.release()
             held = False

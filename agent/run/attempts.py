@@ -21,15 +21,12 @@ from typing import Any, NoReturn
 from agent.custom.agents import BUILT_IN
 from agent.events import Notice, RunStatus, StopReason
 from agent.llm.base import Message, ModelClient, ModelEvent, ToolCall, ToolSpec
+from agent.present import lines_changed
 from agent.run.checks import after_changes
 from agent.run.children import Child, Drive, new_agent_id, run_limited, take
 from agent.run.core import Run
-from agent.run.stops import Stop
+from agent.run.stops import Stop, attempt_rank
 from agent.tools.delegate import NAME
-
-# How each status ranks when choosing: a change with evidence first, then an answer, then
-# a change without evidence; an attempt that did not finish comes last.
-_RANK = {RunStatus.DONE: 0, RunStatus.ANSWERED: 1, RunStatus.UNVERIFIED: 2}
 
 
 class _Sampling:
@@ -111,15 +108,8 @@ def _kept(run: Run, children: list[Child]) -> Child | None:
 
 def _key(run: Run, child: Child, children: list[Child]) -> tuple[int, int, int, int]:
     status, steps = run.state.child_ended.get(child.agent_id, (RunStatus.ERROR, 0))
-    return (_RANK.get(status, 9), _diff_lines(run.state.child_diffs[child.agent_id]), steps,
+    return (attempt_rank(status), lines_changed(run.state.child_diffs[child.agent_id]), steps,
             children.index(child))  # fmt: skip
-
-
-def _diff_lines(diff: str) -> int:
-    return sum(
-        1 for line in diff.splitlines()
-        if line[:1] in "+-" and not line.startswith(("+++", "---"))
-    )  # fmt: skip
 
 
 def _tally(run: Run, children: list[Child], kept: Child | None) -> str:
@@ -130,7 +120,7 @@ def _tally(run: Run, children: list[Child], kept: Child | None) -> str:
         diff = run.state.child_diffs.get(child.agent_id, "")
         mark = " (kept)" if child is kept else ""
         lines.append(
-            f"attempt {number} ({child.agent_id}): {status}, {_diff_lines(diff)} lines changed, "
+            f"attempt {number} ({child.agent_id}): {status}, {lines_changed(diff)} lines changed, "
             f"{steps} steps{mark}"
         )
     return "\n".join(lines)

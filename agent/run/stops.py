@@ -73,3 +73,13 @@ def exit_code_for(reason: StopReason, status: RunStatus, changed: bool) -> int:
             return ExitCode.TASK_FAILED
         return ExitCode.OK if status is RunStatus.DONE else ExitCode.UNVERIFIED
     return ExitCode.LIMIT if reason in LIMIT_REASONS else _EXIT[reason]
+
+
+# How a finished attempt ranks when one of several is kept (`--attempts`, `/attempts`): a
+# change with evidence first, then an answer, then a change without evidence; an attempt
+# that did not finish comes last.
+_ATTEMPT_RANK = {RunStatus.DONE: 0, RunStatus.ANSWERED: 1, RunStatus.UNVERIFIED: 2}
+
+
+def attempt_rank(status: str) -> int:
+    return _ATTEMPT_RANK.get(status, 9)  # type: ignore[call-overload]  # a StrEnum: its text finds it
