@@ -6,6 +6,7 @@ Nothing reaches the repository without its approval: each test checks the file o
 from __future__ import annotations
 
 import asyncio
+import json
 import tomllib
 from pathlib import Path
 
@@ -274,6 +275,8 @@ async def test_attempts_tries_a_request_at_once_and_keeps_the_one_with_evidence(
             assert "+    return a + b" in diff and "a * b" not in diff and "b - a" not in diff
             asked = [r.body.get("temperature") for r in server.chat_requests]
             assert len(asked) == 3 and asked[1] == asked[2] and asked[0] != asked[1], asked
+            # The person's words reach every attempt's every request.
+            assert all("fix add" in json.dumps(r.body["messages"]) for r in server.chat_requests)
             assert "/attempts" in (await _said(app, "/help"))
     assert (repo / "calc.py").read_text() == CALC  # nothing applied before the person says
 
