@@ -4,6 +4,7 @@ with no usage report and no dashboard; stopped by signalling our own process gro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -50,11 +51,33 @@ class Node:
     log: Path
 
     def kill(self, how: signal.Signals) -> None:
-        """The whole node: `ray start --block`, its raylet and its workers (one group)."""
+        """`ray start --block` and its raylet (one process group)."""
         try:
             os.killpg(self.process.pid, how)
         except ProcessLookupError:
             return
+
+    def lose(self) -> None:
+        """The machine gone at once: every process of the node's session killed. Ray puts
+        each worker process in a process group of its own, so a signal to the node's group
+        leaves the workers running their tasks for seconds after their raylet died (on a
+        busy machine, long enough to finish a model call), which no lost machine does."""
+        for pid in self._session_pids():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+    def _session_pids(self) -> list[int]:
+        session = self.process.pid  # start_new_session: the session's id is its leader's pid
+        pids = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                # pid (comm) state ppid pgrp session ...: comm may hold spaces
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[3]) == session:
+                pids.append(int(stat.parent.name))
+        return pids
 
     def stop(self) -> None:
         self.kill(signal.SIGTERM)  # `ray start --block` stops its own processes on SIGTERM

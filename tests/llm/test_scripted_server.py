@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import httpx
 import pytest
@@ -161,3 +162,29 @@ def test_serve_scripted_rejects_a_missing_script(tmp_path) -> None:
     )
     assert result.returncode == 2
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_reply_read_to_its_end_has_already_moved_the_script_on(stream: bool) -> None:
+    """A client sends its next request the moment it has read a reply, and the server's
+    thread may not have run again by then (a busy machine): the turn is served before the
+    reply's end goes out. Here moving on is made slow, as a descheduled thread would be."""
+    with ScriptedServer([{"text": "first"}, {"text": "second"}]) as server:
+        consume = server.state.consume
+
+        def slow_consume(index: int) -> int | None:
+            time.sleep(0.3)
+            return consume(index)
+
+        server.state.consume = slow_consume  # type: ignore[method-assign]
+        url = server.base_url + "/chat/completions"
+        with httpx.stream("POST", url, json={**BODY, "stream": stream}) as response:
+            if stream:
+                lines = response.iter_lines()
+                while next(lines) != "data: [DONE]":
+                    pass
+            else:
+                response.read()
+            cursor_when_read = server.state.cursor
+    assert cursor_when_read == 1

@@ -35,6 +35,8 @@ class Serving(Protocol):
 
 class ScriptedHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    _delivering: int | None = None  # the turn whose reply is being written, not yet served
+    _delivered: int | None = None  # its faults used, once served: for a late hang-up
 
     def log_message(self, *args: Any) -> None:  # quiet: tests read records
         pass
@@ -152,6 +154,10 @@ class ScriptedHandler(BaseHTTPRequestHandler):
             )
             self._send_json(400, _error("exceed_context_size_error", message))
             return
+        # The turn is consumed before the reply's last bytes go out (`_deliver`): a client
+        # that has read them may send its next request at once, and must find the next turn.
+        self._delivering = index if fault in (None, "slow_first_token") else None
+        self._delivered = None
         try:
             if responses_api:
                 self._respond(record, turn, fault, reply, usage, body)
@@ -162,11 +168,19 @@ class ScriptedHandler(BaseHTTPRequestHandler):
         except (_ClientGone, BrokenPipeError, ConnectionResetError):
             record.outcome = "disconnected"
             self.close_connection = True
+            if self._delivered is not None:
+                state.unconsume(index, self._delivered)
             return
+        finally:
+            self._delivering = None
         if record.outcome == "pending":
             record.outcome = "ok" if fault in (None, "slow_first_token") else "fault"
-        if record.outcome == "ok":
-            state.consume(index)
+
+    def _deliver(self) -> None:
+        """Called just before the last bytes of a reply are written: its turn is served."""
+        if self._delivering is not None:
+            self._delivered = self.scripted.state.consume(self._delivering)
+            self._delivering = None
 
     def _whole(
         self, reply: wire.Reply, fault: str | None, usage: dict[str, Any], anthropic: bool
@@ -263,9 +277,11 @@ class ScriptedHandler(BaseHTTPRequestHandler):
             with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
             return
-        for frame in frames:
+        for number, frame in enumerate(frames, 1):
             if turn.stream_delay_s:
                 self._wait_or_notice_hangup(turn.stream_delay_s)
+            if number == len(frames):
+                self._deliver()
             self._chunk(frame)
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
@@ -305,6 +321,7 @@ class ScriptedHandler(BaseHTTPRequestHandler):
         for key, value in (headers or {}).items():
             self.send_header(key, value)
         self.end_headers()
+        self._deliver()
         self.wfile.write(data)
         self.wfile.flush()
 

@@ -212,11 +212,20 @@ class ScriptState:
                 return index, turn, None
         return None
 
-    def consume(self, index: int) -> None:
+    def consume(self, index: int) -> int | None:
+        """Moves past turn `index` if it is the current one; what `unconsume` needs to put
+        it back (the faults it had used), or None when nothing moved."""
         with self.lock:
-            if self.cursor == index:
-                self.cursor += 1
-                self.faults_used = 0
+            if self.cursor != index:
+                return None
+            used, self.cursor, self.faults_used = self.faults_used, self.cursor + 1, 0
+            return used
+
+    def unconsume(self, index: int, faults_used: int) -> None:
+        """Turn `index` again the current one: its reply did not reach the client after all."""
+        with self.lock:
+            if self.cursor == index + 1:
+                self.cursor, self.faults_used = index, faults_used
 
     def new_id(self, prefix: str) -> str:
         with self.lock:
