@@ -164,7 +164,6 @@ def test_serve_scripted_rejects_a_missing_script(tmp_path) -> None:
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
 
 
-
 @pytest.mark.parametrize("stream", [True, False])
 def test_a_reply_read_to_its_end_has_already_moved_the_script_on(stream: bool) -> None:
     """A client sends its next request the moment it has read a reply, and the server's
