@@ -12,7 +12,9 @@ the ones it resolves imports against.
 A server's start (about a second for pyright) never holds an edit: an edit made while its
 server is cold is checked in the background, and what it introduced goes with the first
 tool result after that check ends (`late()`, agent/tools/__init__.py); once warm, an edit's
-result carries its own. A server that is missing from the image, slow (no answer within
+result carries its own. That start waits until the step's own checks (the diff, the
+checkpoint, the tests after the edit: what the run waits for) are done (`holding()`), so
+it takes the sandbox's CPUs while the model is asked, not while the tests run. A server that is missing from the image, slow (no answer within
 `[lsp] timeout_s` of an edit), or that crashes costs the session one notice, never the run;
 a missing or crashed one is not started again.
 """
@@ -20,11 +22,12 @@ a missing or crashed one is not started again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import posixpath
 import shlex
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
@@ -63,6 +66,9 @@ class LanguageServers:
         # Checks of edits made while their server was cold, by path, until `late()` says them.
         self._late: list[tuple[str, asyncio.Task[str]]] = []
         self._checking: dict[str, asyncio.Lock] = {}  # one comparison at a time per server
+        self._holds = 0  # steps whose tools and checks are running (holding())
+        self._step_done = asyncio.Event()
+        self._step_done.set()
 
     def server_for(self, path: str) -> LanguageServer | None:
         ending = posixpath.splitext(path)[1].lower()
@@ -81,9 +87,26 @@ class LanguageServers:
             self._tell(server, NO_ATTACHING, emit, key="")
             return ""
         if server.name not in self._warm:  # its start must not hold the edit
-            later = asyncio.ensure_future(self._check(server, path, before, after, emit))
+            later = asyncio.ensure_future(self._check_later(server, path, before, after, emit))
             self._late.append((path, later))
             return ""
+        return await self._check(server, path, before, after, emit)
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        self._holds += 1
+        self._step_done.clear()
+        try:
+            yield
+        finally:
+            self._holds -= 1
+            if not self._holds:
+                self._step_done.set()
+
+    async def _check_later(
+        self, server: LanguageServer, path: str, before: str | None, after: str, emit: Emit
+    ) -> str:
+        await self._step_done.wait()
         return await self._check(server, path, before, after, emit)
 
     def late(self) -> str:

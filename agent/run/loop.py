@@ -220,14 +220,15 @@ async def _act(run: Run, completion: Completion, answered: set[str]) -> None:
     state.idle_replies = 0
     finish: ToolCall | None = None
     delegated = [c for c in calls if c.name == DELEGATE and run.tool_context.agents is not None]
-    async with _children_started(run, delegated) as children:  # every child at once
-        for call in calls:
-            if call.name == "finish" and finish is None:
-                finish = call  # answered after the other calls of this turn
-                continue
-            await _call_tool(run, call, children.get(call.id))
-            answered.add(call.id)
-    await after_changes(run, auto_test=finish is None)
+    with _servers_held(run):  # a language server starts once the step's checks are done
+        async with _children_started(run, delegated) as children:  # every child at once
+            for call in calls:
+                if call.name == "finish" and finish is None:
+                    finish = call  # answered after the other calls of this turn
+                    continue
+                await _call_tool(run, call, children.get(call.id))
+                answered.add(call.id)
+        await after_changes(run, auto_test=finish is None)
     if problems:
         run.conversation.add_feedback("\n".join(problems))
     if finish is not None:
@@ -238,6 +239,11 @@ async def _act(run: Run, completion: Completion, answered: set[str]) -> None:
             raise limit_stop(reason, "finish")
         answered.add(finish.id)  # judge_finish always answers it
         await judge_finish(run, finish)
+
+
+def _servers_held(run: Run) -> contextlib.AbstractContextManager[None]:
+    servers = run.tool_context.language_servers
+    return servers.holding() if servers is not None else contextlib.nullcontext()
 
 
 @contextlib.asynccontextmanager

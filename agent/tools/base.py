@@ -7,6 +7,7 @@ wants shown while it runs (approvals) go through `ToolContext.emit`.
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -127,6 +128,10 @@ class LanguageTools(Protocol):
     def late(self) -> str:
         """What edits checked in the background introduced, for checks ended since the
         last call ("" when none has anything to say)."""
+        ...
+
+    def holding(self) -> contextlib.AbstractContextManager[None]:
+        """While a step's tools and the checks after them run: a server's start waits."""
         ...
 
     async def references(self, sandbox: Sandbox, path: str, line: int, name: str) -> list[str]:

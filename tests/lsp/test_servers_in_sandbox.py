@@ -210,3 +210,21 @@ async def test_a_container_gone_before_the_start_costs_one_notice_not_the_edit(
     said = await servers.check_edit(sandbox, "calc.py", "x = 1\n", "x = y\n", notices.append)
     assert said == "" and await servers.settled() == "" and len(notices) == 1
     assert "stopped (the sandbox's container is gone)" in notices[0].message  # type: ignore[attr-defined]
+
+
+async def test_a_cold_server_starts_once_the_steps_own_checks_are_done(box: Sandbox) -> None:
+    """The tests after an edit are what the run waits for: a server's start does not take
+    the sandbox's CPUs from them, it begins once the step lets go (`holding()`)."""
+    configured = {"fixmes": LspServer(command=("python3", "push_server.py"), extensions=(".fix",))}
+    servers = LanguageServers(box, session_servers(configured))
+    try:
+        with servers.holding():
+            await box.write_file("held.fix", b"FIXME held\n")
+            said = await servers.check_edit(box, "held.fix", None, "FIXME held\n", print)
+            await asyncio.sleep(1.0)  # long enough for the push server to start and answer
+            assert said == "" and servers.running() == {}  # not started while held
+        assert "held.fix:1:1: error: FIXME left in [fixme]" in await servers.settled()
+        assert set(servers.running()) == {"fixmes"}
+    finally:
+        await servers.close()
+        await box.write_file("held.fix", b"")
