@@ -142,7 +142,9 @@ def prepare(args: argparse.Namespace) -> tuple[Path, Settings]:
     attempts = getattr(args, "attempts", 1)
     if not 1 <= attempts <= MAX_ATTEMPTS:
         raise UsageError(f"--attempts takes 1 to {MAX_ATTEMPTS}; {attempts} was given.")
-    if args.output_format != "text":  # text prints the session's start notes on stderr
+    # One run in text prints its session's start notes on stderr, this one among them;
+    # attempts run as JSON beneath, so their text says it here, once for all of them.
+    if args.output_format != "text" or attempts > 1:
         _say_ignored_runs(repo, settings)
     return repo, settings
 

@@ -34,11 +34,11 @@ def repo(tmp_path: Path) -> Path:
     return make_git_repo(tmp_path / "repo", {**BUGGY_REPO, ".kiln.toml": KILN_TOML})
 
 
-def _run(repo: Path, fmt: str) -> tuple[str, str]:
-    with ScriptedServer(FINISH) as server:
+def _run(repo: Path, fmt: str, *extra: str) -> tuple[str, str]:
+    with ScriptedServer({"model": "scripted", "turns": FINISH, "loop": True}) as server:
         done = kiln(
             "run", "What does calc.py do?", "--repo", str(repo), "--base-url",
-            server.base_url, "--model", "scripted", "--output-format", fmt,
+            server.base_url, "--model", "scripted", "--output-format", fmt, *extra,
         )  # fmt: skip
     assert "Traceback" not in done.stderr
     return done.stdout, done.stderr
@@ -51,3 +51,9 @@ def test_an_ignored_setup_is_named_once_on_stderr(repo: Path, fmt: str) -> None:
     assert "sandbox.setup, which kiln ignores" not in out + err  # not again, key by key
     if fmt == "json":
         assert SAID in json.loads(out.splitlines()[-1])["notes"]
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_attempts_name_it_once_for_all_of_them(repo: Path, fmt: str) -> None:
+    _, err = _run(repo, fmt, "--attempts", "2")
+    assert err.count(SAID) == 1, err
