@@ -495,17 +495,25 @@ class KilnApp(App[int]):
         last_resort.start()
         self.exit(129)
 
-    async def close_session(self) -> None:
+    async def close_session(self, *, shown: bool = True) -> None:
         if self.session is None or self.closed:
             return
         self.closed = True
         if self.running:
             self.session.cancel()
-        self.main.side.set_sandbox("removing…")
+        if shown:
+            self.main.side.set_sandbox("removing…")
         try:
             await self.session.close()
         except KilnError as exc:
-            self.notify(exc.message, severity="error")
+            if shown:
+                self.notify(exc.message, severity="error")
+
+    async def on_unmount(self) -> None:
+        """Every other way the app ends (Textual's own exit, a crash, a screenshot's timer,
+        a test's pilot) closes the session here, on the app's loop while it still runs: the
+        sandbox's tasks live on it, and a new loop after `run()` cannot end them."""
+        await self.close_session(shown=False)
 
 
 def _freeze_survivors() -> None:
