@@ -14,9 +14,10 @@ server is cold is checked in the background, and what it introduced goes with th
 tool result after that check ends (`late()`, agent/tools/__init__.py); once warm, an edit's
 result carries its own. That start waits until the step's own checks (the diff, the
 checkpoint, the tests after the edit: what the run waits for) are done (`holding()`), so
-it takes the sandbox's CPUs while the model is asked, not while the tests run. A server that is missing from the image, slow (no answer within
-`[lsp] timeout_s` of an edit), or that crashes costs the session one notice, never the run;
-a missing or crashed one is not started again.
+it takes the sandbox's CPUs while the model is asked, not while the tests run. A server
+that is missing from the image, slow (no answer within `[lsp] timeout_s` of an edit), or
+that crashes costs the session one notice, never the run; a missing or crashed one is not
+started again.
 """
 
 from __future__ import annotations
@@ -94,6 +95,8 @@ class LanguageServers:
 
     @contextlib.contextmanager
     def holding(self) -> Iterator[None]:
+        """While the loop's step runs its tools and the checks after them: a cold server's
+        start (`_check_later`) waits for the step to end."""
         self._holds += 1
         self._step_done.clear()
         try:
