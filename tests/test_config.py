@@ -144,3 +144,11 @@ def test_setup_must_be_a_list_of_commands(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as err:
         load_settings(tmp_path, env={})
     assert "`sandbox.setup`" in err.value.message and "a list of text" in err.value.message
+
+
+def test_attempts_run_one_at_a_time_with_the_embedded_model(tmp_path: Path) -> None:
+    embedded = load_settings(tmp_path, {"agents.max_parallel": 4}, env={})
+    assert embedded.main_model is None and embedded.parallel_attempts == 1
+    served = {"models.main.base_url": "http://127.0.0.1:1/v1", "models.main.model": "m"}
+    configured = load_settings(tmp_path, {**served, "agents.max_parallel": 4}, env={})
+    assert configured.parallel_attempts == 4

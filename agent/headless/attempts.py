@@ -95,8 +95,7 @@ async def run_attempts(
     caller's (`kiln batch` cancels the task instead)."""
     out = out or sys.stdout
     n = args.attempts
-    parallel = 1 if settings.main_model is None else settings.agents.max_parallel
-    limit = asyncio.Semaphore(max(1, min(n, parallel)))
+    limit = asyncio.Semaphore(max(1, min(n, settings.parallel_attempts)))
     attempts = [Attempt(k) for k in range(1, n + 1)]
     barrier = Barrier(attempts)
     baselines: SharedBaselines = {}  # every attempt starts from the same tree: one baseline

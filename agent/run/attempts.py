@@ -64,9 +64,7 @@ async def attempt(run: Run, count: int, first: str, briefing: Any, drive: Drive)
         )
         for k in range(1, count + 1)
     ]  # fmt: skip
-    embedded = run.settings.main_model is None  # its server answers one request at a time
-    parallel = 1 if embedded else run.settings.agents.max_parallel
-    limit = asyncio.Semaphore(max(1, min(count, parallel)))
+    limit = asyncio.Semaphore(max(1, min(count, run.settings.parallel_attempts)))
     jobs = [asyncio.ensure_future(run_limited(limit, run, child)) for child in children]
     try:
         await asyncio.gather(*jobs)

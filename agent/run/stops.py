@@ -78,8 +78,9 @@ def exit_code_for(reason: StopReason, status: RunStatus, changed: bool) -> int:
 # How a finished attempt ranks when one of several is kept (`--attempts`, `/attempts`): a
 # change with evidence first, then an answer, then a change without evidence; an attempt
 # that did not finish comes last.
-_ATTEMPT_RANK = {RunStatus.DONE: 0, RunStatus.ANSWERED: 1, RunStatus.UNVERIFIED: 2}
+# Keyed by text: a RunStatus (a StrEnum) and its stored string find the same entry.
+_ATTEMPT_RANK: dict[str, int] = {RunStatus.DONE: 0, RunStatus.ANSWERED: 1, RunStatus.UNVERIFIED: 2}
 
 
 def attempt_rank(status: str) -> int:
-    return _ATTEMPT_RANK.get(status, 9)  # type: ignore[call-overload]  # a StrEnum: its text finds it
+    return _ATTEMPT_RANK.get(status, 9)

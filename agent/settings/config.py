@@ -292,6 +292,12 @@ class Settings:
         return self.models.get("main")
 
     @property
+    def parallel_attempts(self) -> int:
+        """Attempts running at once: `[agents] max_parallel`, but 1 with the embedded model
+        (no main model configured), whose server answers one request at a time."""
+        return 1 if self.main_model is None else self.agents.max_parallel
+
+    @property
     def model_key_vars(self) -> frozenset[str]:
         """The variables the profiles name for their keys: kept from host processes."""
         return frozenset(p.api_key_env for p in self.models.values() if p.api_key_env)
