@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sandbox.exec_server import processes  # the command server's /proc reader
+
 RAY = str(Path(sys.executable).parent / "ray")
 HEAD_IP, WORKER_IP = "127.0.0.2", "127.0.0.3"  # Ray rewrites 127.0.0.1; these it keeps
 
@@ -62,22 +64,11 @@ class Node:
         each worker process in a process group of its own, so a signal to the node's group
         leaves the workers running their tasks for seconds after their raylet died (on a
         busy machine, long enough to finish a model call), which no lost machine does."""
-        for pid in self._session_pids():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-
-    def _session_pids(self) -> list[int]:
         session = self.process.pid  # start_new_session: the session's id is its leader's pid
-        pids = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                # pid (comm) state ppid pgrp session ...: comm may hold spaces
-                fields = stat.read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if int(fields[3]) == session:
-                pids.append(int(stat.parent.name))
-        return pids
+        for pid, (_parent, _state, _started, its_session) in processes().items():
+            if its_session == session:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
 
     def stop(self) -> None:
         self.kill(signal.SIGTERM)  # `ray start --block` stops its own processes on SIGTERM
