@@ -20,7 +20,8 @@ class LanguageServer:
     command: tuple[str, ...]
     extensions: tuple[str, ...]
     packages: tuple[str, ...] = ()  # what the bootstrap installs with npm, pinned
-    options: dict[str, Any] = field(default_factory=dict)  # its `initializationOptions`
+    # its `initializationOptions`; left out of the hash, which a dict cannot take
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
 
 
 # typescript-language-server 4.4 is the last for node 18 (Debian bookworm's); it runs the
