@@ -217,14 +217,15 @@ async def test_a_cold_server_starts_once_the_steps_own_checks_are_done(box: Sand
     the sandbox's CPUs from them, it begins once the step lets go (`holding()`)."""
     configured = {"fixmes": LspServer(command=("python3", "push_server.py"), extensions=(".fix",))}
     servers = LanguageServers(box, session_servers(configured))
+    notices: list[Event] = []
     try:
         with servers.holding():
             await box.write_file("held.fix", b"FIXME held\n")
-            said = await servers.check_edit(box, "held.fix", None, "FIXME held\n", print)
+            said = await servers.check_edit(box, "held.fix", None, "FIXME held\n", notices.append)
             await asyncio.sleep(1.0)  # long enough for the push server to start and answer
             assert said == "" and servers.running() == {}  # not started while held
         assert "held.fix:1:1: error: FIXME left in [fixme]" in await servers.settled()
-        assert set(servers.running()) == {"fixmes"}
+        assert set(servers.running()) == {"fixmes"} and notices == []
     finally:
         await servers.close()
         await box.write_file("held.fix", b"")
