@@ -101,6 +101,9 @@ class ExecChannel:
         self._ids = itertools.count(1)
         self._send_lock = threading.Lock()
         self.alive = True
+        # The network interfaces the server saw as it started (its ready message); ("?",):
+        # it could not tell.
+        self.interfaces: tuple[str, ...] = ("?",)
 
     @classmethod
     def open(cls, engine: Engine, container: str, timeout: float = 10.0) -> ExecChannel | None:
@@ -128,7 +131,11 @@ class ExecChannel:
             if header is None:
                 return False
             _rid, kind, size = struct.unpack(">IBI", header)
-            return kind == READY and self._stream.read_exact(size) == _HANDSHAKE
+            said = self._stream.read_exact(size) if kind == READY else None
+            if said is None or said.split(b"\n")[0] != _HANDSHAKE:
+                return False
+            self.interfaces = tuple(said.decode(errors="replace").split("\n")[1:])
+            return True
         except (OSError, NoServer):  # OSError includes the timeout
             return False
         finally:

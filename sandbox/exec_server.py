@@ -40,7 +40,8 @@ writes them; kiln itself never unmarshals anything that comes out of a container
       exit 0, or 1 and why on stderr (no process is started for either)
 Replies on stdout are frames: a 9-byte header (id: u32, kind: u8, length: u32) + payload.
   kind 4: the request was taken (before anything of it runs); 1: stdout bytes;
-  2: stderr bytes; 5: ready (id 0, at start);
+  2: stderr bytes; 5: ready (id 0, at start: "kiln-exec 1", a newline, then the network
+      interfaces the server sees, one per line, so kiln checks them without a command);
   3: exit status (i32), strays killed (u32), the container's OOM kills so far (i32, -1: unknown)
 
 A service is kept, and so is what it starts, while it runs: the sweep leaves alone every
@@ -203,7 +204,11 @@ class Server:
         os.close(fd)
 
     def serve(self) -> None:
-        send(0, READY, b"kiln-exec 1")
+        try:
+            interfaces = sorted(os.listdir("/sys/class/net"))
+        except OSError:
+            interfaces = ["?"]  # unknown: kiln then asks with a command
+        send(0, READY, "\n".join(["kiln-exec 1", *interfaces]).encode())
         while True:
             for fd, _events in self.poll.poll(self.until_next_limit()):
                 what, rid = self.where.get(fd, ("", 0))  # "": closed since the poll
