@@ -7,8 +7,9 @@ never waits. Which actions need asking depends on the approval mode.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Protocol
+
+from agent.frozen import frozen
 
 
 class Mode(enum.StrEnum):
@@ -46,7 +47,7 @@ class Action(enum.StrEnum):
     MCP = "mcp"  # a tool of an MCP server: it runs outside the sandbox, on the host or beyond
 
 
-@dataclass(frozen=True)
+@frozen
 class ApprovalRequest:
     """One question for the person: the action, a one-line summary and what it would change."""
 
@@ -73,7 +74,7 @@ class Verdict(enum.StrEnum):
     # (for an MCP tool: for that tool)
 
 
-@dataclass(frozen=True)
+@frozen
 class Decision:
     """The person's answer to an ApprovalRequest, and the reason for a rejection."""
 

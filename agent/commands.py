@@ -14,7 +14,7 @@ import asyncio
 import functools
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,7 @@ from agent.events import (
     SubagentFinished,
     Usage,
 )
+from agent.frozen import frozen
 from agent.present import changes_summary, cost_lines, cost_text
 from agent.settings.config import Settings
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 OFFER_APPLY_MODES = frozenset({Mode.ASK, Mode.AUTO_EDIT})
 
 
-@dataclass(frozen=True)
+@frozen
 class SlashCommand:
     name: str
     help: str
@@ -53,19 +54,19 @@ class SlashCommand:
     run: Handler | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@frozen
 class ParsedCommand:
     name: str
     arg: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Say:
     text: str
     level: str = "info"  # info | warning | error | success
 
 
-@dataclass(frozen=True)
+@frozen
 class ShowReview(Say):
     """A review's findings: the text for any front end, the result for one that draws a
     screen of it (the TUI)."""
@@ -73,7 +74,7 @@ class ShowReview(Say):
     result: ReviewResult | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class RunTask(Say):
     """A custom command's prompt, filled in: the front end runs `task` as if typed (and
     shows `text`, which says where the command came from)."""
@@ -81,7 +82,7 @@ class RunTask(Say):
     task: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class ShowDiff:
     title: str
     diff: str

@@ -10,7 +10,8 @@ of the TUI's first frame. These are enums and two small dataclasses.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from agent.frozen import frozen
 
 
 class Phase(enum.StrEnum):
@@ -123,7 +124,7 @@ class PlanStatus(enum.StrEnum):
     DONE = "done"
 
 
-@dataclass(frozen=True)
+@frozen
 class Usage:
     """Token counts. `uncached_input` excludes cache reads and cache writes."""
 
@@ -152,7 +153,7 @@ class Usage:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class PlanStep:
     """One step of the model's plan: its title and how far it has got."""
 

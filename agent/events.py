@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeAlias
 
 from agent.approval import Action, Mode, Verdict
@@ -28,33 +28,15 @@ from agent.event_values import RunStatus as RunStatus
 from agent.event_values import StopReason as StopReason
 from agent.event_values import TaskShape as TaskShape
 from agent.event_values import Usage as Usage
+from agent.frozen import frozen
 from agent.hooks.config import HookEvent as HookEvent  # defined beside the hooks' config
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class EventBase:
     """Every event's base; `kind` is the JSON discriminator. Readers take `Event`, the
     union of every event below, and `match` on it with `assert_never`, so an event one of
-    them forgets fails mypy.
-
-    Equality, hashing and repr are a dataclass's, written once here rather than generated
-    for each event (`eq=False, repr=False` below): generating them was a quarter of the time
-    this module takes to import, and every front end imports it before its first event."""
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in _field_names(type(self)))
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _field_names(type(self)))
-        return f"{type(self).__qualname__}({shown})"
+    them forgets fails mypy."""
 
     @property
     def kind(self) -> str:
@@ -63,16 +45,6 @@ class EventBase:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.kind, **_jsonable(dataclasses.asdict(self))}
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    return names
 
 
 def _jsonable(value: Any) -> Any:
@@ -85,7 +57,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class SessionStarted(EventBase):
     """A session began: its id, repository, task, model, approval mode and sandbox."""
 
@@ -97,42 +69,42 @@ class SessionStarted(EventBase):
     backend: str = ""  # the sandbox in use: "docker" or "bwrap"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class PhaseChanged(EventBase):
     """The run moved to another phase (plan, edit, test, correct, done, failed)."""
 
     phase: Phase
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class TaskShaped(EventBase):
     """The shape kiln took the request for, first thing in a run: it picks the path."""
 
     shape: TaskShape
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class TurnStarted(EventBase):
     """A step of the run began, numbered from 1: the model is asked again."""
 
     step: int
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class TextDelta(EventBase):
     """A piece of the model's reply text, as it streams."""
 
     text: str
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class ReasoningDelta(EventBase):
     """A piece of the model's reasoning, as it streams."""
 
     text: str
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class AssistantMessage(EventBase):
     """The model's whole reply text for one turn, once streaming ended, and the reasoning
     it showed before it (a thinking model's; "" for most)."""
@@ -141,7 +113,7 @@ class AssistantMessage(EventBase):
     reasoning: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class ToolCallStarted(EventBase):
     """A tool call began: its id, the tool's name and its arguments."""
 
@@ -151,7 +123,7 @@ class ToolCallStarted(EventBase):
     recovered_from_text: bool = False
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class ToolCallFinished(EventBase):
     """A tool call ended: whether it worked, its output and how long it took."""
 
@@ -164,7 +136,7 @@ class ToolCallFinished(EventBase):
     truncated: bool = False
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class ApprovalRequested(EventBase):
     """The person is asked whether an action may go ahead; ApprovalResolved answers."""
 
@@ -179,7 +151,7 @@ class ApprovalRequested(EventBase):
     flags: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class ApprovalResolved(EventBase):
     """The person's answer to the ApprovalRequested of the same `request_id`."""
 
@@ -188,7 +160,7 @@ class ApprovalResolved(EventBase):
     reason: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class ActionDenied(EventBase):
     """A rule of `[permissions]` refused an action before anyone was asked; the model is
     told, and `kiln run`'s result lists it."""
@@ -199,7 +171,7 @@ class ActionDenied(EventBase):
     source: str = ""  # the file the rule came from
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class HookRan(EventBase):
     """A hook ran: the person's on the host, a trusted repository's in the session's
     sandbox unless the person chose the host (agent/hooks/)."""
@@ -215,21 +187,21 @@ class HookRan(EventBase):
     in_sandbox: bool = False  # a repository's hook, run in the session's sandbox
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class PlanUpdated(EventBase):
     """The model's plan as it stands now, every step."""
 
     steps: tuple[PlanStep, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class FilesChanged(EventBase):
     """The workspace's changed paths relative to the start, after a step."""
 
     paths: tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class TestsRan(EventBase):
     """The tests ran: the command, the counts, the failing tests and the digest the model read."""
 
@@ -243,7 +215,7 @@ class TestsRan(EventBase):
     duration_s: float = 0.0
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class Compacted(EventBase):
     """The conversation was made smaller to fit the model's context window."""
 
@@ -256,7 +228,7 @@ class Compacted(EventBase):
     summary: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class CandidatesTried(EventBase):
     """kiln tried fixes and let the tests judge them: other edits after a failing one
     (agent/repair/candidates.py), or, before the model's first edit, rewrites and kiln's
@@ -275,7 +247,7 @@ class CandidatesTried(EventBase):
         return self.how is not CandidateKind.SAMPLED_EDIT
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class WindowUsed(EventBase):
     """How full the context window is for the request about to be sent."""
 
@@ -283,7 +255,7 @@ class WindowUsed(EventBase):
     window: int
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class UsageUpdated(EventBase):
     """Cumulative usage of the session; `estimated` while tokens still stream."""
 
@@ -295,7 +267,7 @@ class UsageUpdated(EventBase):
     duration_s: float | None = None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class Checkpointed(EventBase):
     """The workspace was saved as the checkpoint `ref`, which can be restored later."""
 
@@ -303,7 +275,7 @@ class Checkpointed(EventBase):
     label: str
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class Notice(EventBase):
     """Something worth showing that is not an error (recovered calls, retries...)."""
 
@@ -311,7 +283,7 @@ class Notice(EventBase):
     level: Level = Level.INFO
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class BudgetWarning(Notice):
     """A budget of the session is 80% used (dollars or tokens); the run goes on until it is
     all spent. A Notice, so every front end shows its message; the meter's bar turns."""
@@ -321,14 +293,14 @@ class BudgetWarning(Notice):
     limit: float = 0.0
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class ModeChanged(EventBase):
     """The approval mode the person chose (/mode, Shift+Tab), for the meter."""
 
     mode: Mode
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class ModelChanged(EventBase):
     """The model the next request goes to (/model), for the meter."""
 
@@ -336,7 +308,7 @@ class ModelChanged(EventBase):
     base_url: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class Applied(EventBase):
     """The end of `Session.apply()`: the paths written to the working tree (none when the
     person said no, or there was nothing to write)."""
@@ -345,7 +317,7 @@ class Applied(EventBase):
     approved: bool = True
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class SubagentStarted(EventBase):
     """The model started a child (the `agent` tool): a session of its own, in a sandbox of
     its own over the parent's workspace. `agent_id` names it in its SubagentFinished."""
@@ -356,7 +328,7 @@ class SubagentStarted(EventBase):
     read_only: bool = True
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class SubagentFinished(EventBase):
     """A child ended: how, its report, the files its own diff changes, and what it spent
     (counted in the parent's meter as well)."""
@@ -372,7 +344,7 @@ class SubagentFinished(EventBase):
     duration_s: float = 0.0
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class JobStarted(EventBase):
     """The model started a command as a job (`run` with `background`): it runs beside the
     session in its sandbox until it exits or is stopped. `job_id` names it in JobStopped."""
@@ -382,7 +354,7 @@ class JobStarted(EventBase):
     log: str = ""  # where the last part of its output is kept, inside the sandbox
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class JobStopped(EventBase):
     """A job ended: how, its exit code (None: unknown), how long it ran, the ports it
     listened on last, and its last lines."""
@@ -396,7 +368,7 @@ class JobStopped(EventBase):
     last_lines: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen
 class Finished(EventBase):
     """The run ended: how and why, with its steps, tool calls, usage, cost and duration."""
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 import enum
 import fnmatch
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agent.approval import Action
+from agent.frozen import frozen
 
 if TYPE_CHECKING:
     from agent.shell.parse import ShellLine
@@ -52,7 +52,7 @@ class RuleError(ValueError):
     """A rule kiln cannot read; its message is the one sentence for the person."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Rule:
     """One rule: allow, ask or deny for a kind of action (run, edit, mcp) and a pattern."""
 
@@ -117,7 +117,7 @@ def parse_rules(values: object, effect: Effect, source: str) -> tuple[Rule, ...]
     return tuple(parse_rule(value, effect, source) for value in values)
 
 
-@dataclass(frozen=True)
+@frozen
 class Ruling:
     """What the rules say of one action: an effect and the rule that gave it."""
 
@@ -132,7 +132,7 @@ class Ruling:
         return f"asked: {self.why}, so the rule {self.rule.describe()} may apply"
 
 
-@dataclass(frozen=True)
+@frozen
 class PermissionRules:
     """Every rule in effect, from every file; `verdict` finds the strongest that matches."""
 

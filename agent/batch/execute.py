@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent.batch.tasks import TaskSpec
 from agent.errors import ExitCode, KilnError, UsageError
+from agent.frozen import frozen
 
 if TYPE_CHECKING:
     from agent.store.db import Store
@@ -35,7 +36,7 @@ INFRA_STOPS = frozenset({"sandbox_error", "model_error", "node_lost"})
 ERROR_STOPS = INFRA_STOPS | {"config_error", "internal_error"}
 
 
-@dataclass(frozen=True)
+@frozen
 class BatchOptions:
     """What `kiln batch` sets for every task (a line's own keys win). Plain data for Ray."""
 

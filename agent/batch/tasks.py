@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from agent.errors import UsageError
+from agent.frozen import frozen
 
 # Ids name files (patches/ID.patch): letters, digits and . _ - only (SWE-bench ids fit).
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
@@ -25,7 +26,7 @@ MODEL_KEYS = {"base_url", "model", "provider"}
 PROVIDERS = {"openai", "anthropic", "ollama"}
 
 
-@dataclass(frozen=True)
+@frozen
 class TaskSpec:
     """One line of TASKS, checked. Plain data: it crosses to Ray workers as it is."""
 

@@ -12,10 +12,10 @@ definitions themselves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from agent.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class LanguageQueries:
     """One language's tree-sitter grammar and its queries for definitions and references."""
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from agent.context.tags import FileRecord, Tag, extract_tags
+from agent.frozen import frozen
 
 MAX_DEFINERS = 3  # a name defined in more files than this is too generic to follow
 MAX_FOUND = 8
@@ -22,7 +22,7 @@ MAX_FOUND = 8
 Read = Callable[[str], bytes | None]
 
 
-@dataclass(frozen=True)
+@frozen
 class Found:
     path: str
     name: str

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import dataclasses
 import urllib.parse
-from dataclasses import dataclass
 
 from agent.cost import table
 from agent.events import Usage
+from agent.frozen import frozen
 from agent.llm.base import ModelProfile, Prices
 from agent.settings.config import Settings
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 
 
-@dataclass(frozen=True)
+@frozen
 class Pricing:
     """How a meter prices the requests of one model."""
 

@@ -8,15 +8,15 @@ the sum it belongs to unknown: a total that silently leaves a request out is not
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from agent.events import Usage
+from agent.frozen import frozen
 
 UNRECORDED = "(not recorded)"  # a request stored without its model (an older kiln)
 
 
-@dataclass(frozen=True)
+@frozen
 class CostLine:
     role: str
     model: str

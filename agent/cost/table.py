@@ -12,13 +12,13 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
+from agent.frozen import frozen
 from agent.llm.base import Prices
 
 
-@dataclass(frozen=True)
+@frozen
 class PriceRow:
     """One model's row of the price table: its prices, and the date and source they come from."""
 

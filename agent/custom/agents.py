@@ -14,10 +14,11 @@ runs on the parent's model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from agent.custom.places import described, places, readable
+from agent.frozen import frozen
 
 # kiln's coding tools a child may be given, by their kiln names and Claude Code's.
 READING = ("read_file", "list_files", "search", "find_symbol")
@@ -60,7 +61,7 @@ GENERAL = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class AgentDefinition:
     """One kind of child: its name, what it is for, its tools, its model hint, its prompt."""
 
@@ -104,7 +105,7 @@ BUILT_IN = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Agents:
     """The definitions found, built-ins first then by name, and what loading them said."""
 

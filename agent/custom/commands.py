@@ -15,17 +15,18 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from agent.custom.frontmatter import split
 from agent.custom.places import places, read_text, readable
+from agent.frozen import frozen
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*(:[a-z0-9][a-z0-9_.-]*)*$")
 _PLACEHOLDER = re.compile(r"\$(ARGUMENTS|\d+)")
 
 
-@dataclass(frozen=True)
+@frozen
 class CustomCommand:
     """One custom slash command: its name, its prompt, where it came from, its front matter."""
 
@@ -80,7 +81,7 @@ class CustomCommand:
         return said
 
 
-@dataclass(frozen=True)
+@frozen
 class CustomCommands:
     """The custom commands found, sorted by name, and what loading them had to say."""
 

@@ -8,14 +8,16 @@ reader names in one sentence; the caller keeps the file usable (the body stays t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from agent.frozen import frozen
 
 _KEY = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 
 Value = str | list[str]
 
 
-@dataclass(frozen=True)
+@frozen
 class FrontMatter:
     """A Markdown file's front matter read into fields, its body, and what was wrong with it."""
 

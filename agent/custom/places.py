@@ -4,16 +4,16 @@ repository's `.kiln/`, the user's kiln config, the repository's `.claude/`, the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.custom.frontmatter import FrontMatter, split
+from agent.frozen import frozen
 from agent.settings.paths import config_dir
 
 MAX_FILE_BYTES = 64_000  # a command or a skill's page: prompts, not a second repository
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """One folder where commands or skills are found, and the name people know it by."""
 

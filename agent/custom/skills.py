@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from agent.custom.frontmatter import split
 from agent.custom.places import Place, described, places, read_text, readable
+from agent.frozen import frozen
 from agent.llm.base import ToolSpec
 from agent.tools.base import ExternalTools, ToolResult
 
@@ -35,7 +36,7 @@ MAX_WALKED = 2000  # entries of a skill's folder looked at for that list
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 
-@dataclass(frozen=True)
+@frozen
 class Skill:
     """One skill: its name, its description and the folder its SKILL.md is in."""
 
@@ -46,7 +47,7 @@ class Skill:
     place: Place
 
 
-@dataclass(frozen=True)
+@frozen
 class Skills:
     """The skills found, sorted by name, and what loading them had to say."""
 

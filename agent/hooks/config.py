@@ -21,11 +21,11 @@ import json
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agent.errors import ConfigError
+from agent.frozen import frozen
 
 CLAUDE_SETTINGS = ".claude/settings.json"
 DEFAULT_TIMEOUT_S = 60.0
@@ -62,7 +62,7 @@ CLAUDE_NAMES = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Hook:
     """One hook: the command run at an event, for the tools its matcher takes; on the host
     (the person's own), or in the session's sandbox (a repository's: `hooks/load.py`)."""

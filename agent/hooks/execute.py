@@ -16,9 +16,9 @@ import os
 import shlex
 import signal
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
+from agent.frozen import frozen
 from agent.hooks.config import Hook
 from sandbox.base import Sandbox, SandboxError
 
@@ -29,7 +29,7 @@ SCRATCH = ".git/kiln-hook"
 WORKSPACE = "/workspace"
 
 
-@dataclass(frozen=True)
+@frozen
 class Ran:
     """What one hook's process did; `failure` is "" when it ran to its end and its output
     fit the bound."""

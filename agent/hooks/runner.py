@@ -22,11 +22,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent.events import Event, HookEvent, HookOutcome, HookRan
+from agent.frozen import frozen
 from agent.hooks.config import Hook
 from sandbox.base import Sandbox
 
@@ -38,7 +38,7 @@ _TAIL = 2000  # characters of a tool's output a PostToolUse hook gets, and of a 
 _CONTEXT = 10_000  # characters of what hooks add for the model
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     """What the hooks of an event said: whether they blocked, why, and context for the model."""
 

@@ -32,10 +32,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from agent.errors import ModelError
+from agent.frozen import frozen
 from agent.llm.base import Adapted, Message, ModelClient, ModelEvent, ToolSpec
 from agent.llm.choices import WireChoices
 from agent.llm.openai_compat import OpenAICompatClient
@@ -68,7 +68,7 @@ ADVICE = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Refusal:
     """A refused request as the rules read it."""
 
@@ -91,7 +91,7 @@ class Refusal:
         return Refusal(refused.status, message, param, code)
 
 
-@dataclass(frozen=True)
+@frozen
 class Fix:
     """One change: a `WireChoices` field to a value, or "api" / "tools" to another client."""
 
@@ -100,7 +100,7 @@ class Fix:
     said: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Situation:
     """What the rules need to know of the request that was refused."""
 

@@ -17,9 +17,9 @@ parameters: its requests say `thinking: {type: "adaptive"}`, the effort as
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from agent.frozen import frozen
 from agent.llm.base import Message, ModelProfile
 from agent.llm.facts import ModelFacts, effort_for, facts_for, on_client
 
@@ -30,7 +30,7 @@ MIN_BUDGET = 1024  # C1
 MIN_REPLY = 4096
 
 
-@dataclass(frozen=True)
+@frozen
 class Thinking:
     """What one request sends: `budget` 0 and not `adaptive` when it does not think."""
 

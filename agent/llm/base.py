@@ -8,8 +8,9 @@ are recovered inside the backend, so the loop only ever sees `ToolCall`s.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from agent.frozen import frozen
 
 # A configured model lives apart, light to import: the settings name it, and the TUI's first
 # frame loads the settings but none of the message and chunk types below.
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # the events load with the run
 Role = Literal["system", "user", "assistant", "tool"]
 
 
-@dataclass(frozen=True)
+@frozen
 class ToolCall:
     """One tool call the model asked for: its id, the tool's name and its arguments."""
 
@@ -35,7 +36,7 @@ class ToolCall:
     extra: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Message:
     """One message of the conversation, in no provider's format: a role, text and tool calls."""
 
@@ -56,7 +57,7 @@ class Message:
     replay_api: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class ToolSpec:
     """A tool as offered to the model: its name, what it does and its arguments' JSON schema."""
 
@@ -68,21 +69,21 @@ class ToolSpec:
 # --- what a streaming request yields -------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class TextChunk:
     """A piece of the reply's text, as it streams."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class ReasoningChunk:
     """A piece of the model's reasoning, as it streams, apart from the reply's text."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class RetryNotice:
     """A retryable failure happened; the backend waits `delay_s` and tries again."""
 
@@ -91,14 +92,14 @@ class RetryNotice:
     reason: str
 
 
-@dataclass(frozen=True)
+@frozen
 class FormatProblem:
     """The reply looked like a tool call that could not be used; `correction` goes back."""
 
     correction: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Completion:
     """Always the last event of a successful request."""
 
@@ -110,7 +111,7 @@ class Completion:
     format_problems: tuple[FormatProblem, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Adapted:
     """The server refused a request for a reason the client could adapt to (a parameter
     renamed, a value it does not take, another API, tool calls as text): the client sent

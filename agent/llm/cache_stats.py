@@ -16,10 +16,10 @@ last token is out, and where the log has those lines they are the only ones read
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.events import Usage
+from agent.frozen import frozen
 
 _PREFIX = re.compile(r"Llama\.generate: (\d+) prefix-match hit")
 _PROMPT_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+ ms /\s*(\d+) tokens")
@@ -33,7 +33,7 @@ def usage_line(cached: int, evaluated: int, generated: int) -> str:
     return f"kiln usage: {cached} cached, {evaluated} evaluated, {generated} generated"
 
 
-@dataclass(frozen=True)
+@frozen
 class RequestStats:
     """One request as the server logged it."""
 
@@ -48,7 +48,7 @@ class RequestStats:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class CacheStats:
     requests: int = 0
     cached_tokens: int = 0

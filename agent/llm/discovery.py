@@ -7,10 +7,10 @@ timeout, all at once, so the command answers in well under a second when none ru
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 import httpx
 
+from agent.frozen import frozen
 from agent.llm.tls import tls_context
 
 # (server, port) where the usual local inference servers listen by default.
@@ -24,7 +24,7 @@ PROBE_TIMEOUT_S = 0.5
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-@dataclass(frozen=True)
+@frozen
 class FoundServer:
     server: str
     base_url: str

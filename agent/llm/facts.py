@@ -13,9 +13,9 @@ from __future__ import annotations
 import fnmatch
 import functools
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
+from agent.frozen import frozen
 from agent.llm.profile import EFFORT_WORDS
 
 # Ways a model takes its reasoning effort.
@@ -24,7 +24,7 @@ EFFORT_AS = ("", "reasoning_effort", "reasoning.effort", "thinking_budget", "out
 SEND_BACK = ("reasoning_content", "thought_signature", "thinking_blocks", "reasoning_items")
 
 
-@dataclass(frozen=True)
+@frozen
 class ModelFacts:
     """One row of `models.toml`, as the clients read it."""
 

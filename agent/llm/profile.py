@@ -7,8 +7,10 @@ dataclasses and a protocol, 5-10 ms of CPU). `base.py` re-exports both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
+
+from agent.frozen import frozen
 
 if TYPE_CHECKING:  # the events load with the run
     from agent.event_values import Usage
@@ -19,7 +21,7 @@ EFFORT_WORDS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 WIRE_APIS = ("auto", "chat", "responses")
 
 
-@dataclass(frozen=True)
+@frozen
 class Prices:
     """US dollars per million tokens; zero for local models."""
 
@@ -43,7 +45,7 @@ class Prices:
         ) / 1_000_000
 
 
-@dataclass(frozen=True)
+@frozen
 class ModelProfile:
     """One configured model: `[models.main]` or `[models.fast]`."""
 

@@ -10,9 +10,9 @@ caller may pass others (tests do), a repository's files cannot.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from agent.errors import ModelError
+from agent.frozen import frozen
 
 # Far above any edit a model should make in one reply (a whole 4096-token reply is about
 # 16 KB), far below what a runaway or hostile server can send.
@@ -25,7 +25,7 @@ class ReplyCapped(ModelError):
     """A reply cut off at a cap: a ModelError, so never retried."""
 
 
-@dataclass(frozen=True)
+@frozen
 class ReplyCaps:
     """The most one model reply may hold, in bytes, and take, in seconds."""
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from agent.events import Usage
+from agent.frozen import frozen
 from agent.llm.base import Message, ToolSpec
 
 
-@dataclass(frozen=True)
+@frozen
 class ModelRequest:
     """One completed request: the messages and tools sent, the reply, its usage and cost."""
 

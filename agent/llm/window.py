@@ -11,12 +11,12 @@ Every probe is short (but Ollama's load of the model) and a failure of any kind 
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from agent.frozen import frozen
 from agent.llm.tls import tls_context
 
 PROBE_TIMEOUT_S = 3.0
@@ -36,7 +36,7 @@ def server_root(base_url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, "", "")).rstrip("/")
 
 
-@dataclass(frozen=True)
+@frozen
 class Served:
     """A window a server declared: its tokens, which server said it (its `/tokenize` takes
     its own body), and a sentence for the person when it serves less than the model takes."""

@@ -17,10 +17,10 @@ import os
 import shutil
 import subprocess
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.errors import UsageError
+from agent.frozen import frozen
 from agent.local.sources import BUG_PATCH, Package, package_of, prepared
 
 TASKS_DIR = Path(__file__).parent / "tasks"
@@ -34,7 +34,7 @@ TEST_FILE_PATTERNS = ("test_*.py", "*_test.py", "conftest.py", "*.test.js", "*.t
 TEST_DIRS = ("test", "tests")
 
 
-@dataclass(frozen=True)
+@frozen
 class BundledTask:
     name: str
     title: str

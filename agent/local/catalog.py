@@ -6,10 +6,10 @@ assembled file, so a changed upload can never slip in unnoticed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from agent.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class PartPackages:
     """Data wheels whose modules each expose `get_part_path()`; concatenated in order."""
 
@@ -25,7 +25,7 @@ class PartPackages:
         return package.replace("-", "_")
 
 
-@dataclass(frozen=True)
+@frozen
 class ModelSpec:
     name: str  # what `kiln local install --model` takes
     file_name: str

@@ -5,10 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.errors import KilnError
+from agent.frozen import frozen
 from agent.settings import paths
 
 
@@ -16,7 +16,7 @@ class LocalModelError(KilnError):
     """The local model could not be installed or served; the message says what to do."""
 
 
-@dataclass(frozen=True)
+@frozen
 class InstallStep:
     """One progress line. `detail` lines are chatter (a build log) a display may overwrite."""
 

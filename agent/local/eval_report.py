@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from agent.events import CandidateKind
+from agent.frozen import frozen
 from agent.local.trial import TrialResult
 
 LOOP = "loop"  # a solve with no candidate kept: the model's own steps
@@ -60,7 +61,7 @@ def task_record(t: TaskRuns) -> dict[str, object]:
     }  # fmt: skip
 
 
-@dataclass(frozen=True)
+@frozen
 class Total:
     split: str
     tasks: int

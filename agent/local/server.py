@@ -18,11 +18,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import httpx
 
+from agent.frozen import frozen
 from agent.local.catalog import ModelSpec
 from agent.local.common import LocalModelError, log_dir
 from agent.local.weights import model_path
@@ -35,7 +36,7 @@ RAM_CACHE_BYTES = 256 << 20  # every byte the saved states hold (server_process.
 SERVER_MARKERS = (b"agent.local.server_process", b"llama_cpp.server")
 
 
-@dataclass(frozen=True)
+@frozen
 class ServerState:
     pid: int
     port: int

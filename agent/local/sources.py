@@ -17,10 +17,10 @@ import os
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.errors import KilnError, UsageError
+from agent.frozen import frozen
 from agent.settings import paths
 
 BUG_PATCH = "bug.patch"
@@ -30,7 +30,7 @@ class SourceError(KilnError):
     """A task's project could not be fetched or prepared; the message says what to do."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Package:
     """`[package]` of a task.toml: the sdist a task's repository is made from."""
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
+from agent.frozen import frozen
 from agent.lsp.diagnostics import Diagnostic, from_lsp, from_tsserver
 from agent.lsp.wire import FrameReader, WireError, encode
 from sandbox.attached import AttachedProcess
@@ -42,7 +42,7 @@ _CAPABILITIES: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Published:
     """A document's last `publishDiagnostics`: when it came (a count), of which version."""
 

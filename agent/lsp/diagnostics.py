@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
+
+from agent.frozen import frozen
 
 SEVERITIES = {1: "error", 2: "warning", 3: "info", 4: "hint"}
 TSSERVER_CATEGORIES = {"error": "error", "warning": "warning", "suggestion": "hint"}
@@ -23,7 +24,7 @@ _TOLD_LINE = re.compile(r"^\S.*:\d+:\d+: (error|warning): ")
 _MORE_LINE = re.compile(r"^\.\.\. and (\d+) more$")
 
 
-@dataclass(frozen=True)
+@frozen
 class Diagnostic:
     line: int  # from 1
     column: int  # from 1

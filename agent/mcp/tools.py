@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.frozen import frozen
 from agent.llm.base import ToolSpec
 from agent.mcp.client import Channel, McpFailure, connect
 from agent.settings.config import McpServer
@@ -35,7 +36,7 @@ class ServerState:
     error: str = ""  # why it did not start
 
 
-@dataclass(frozen=True)
+@frozen
 class _Offered:
     server: str
     tool: str  # the server's own name for it

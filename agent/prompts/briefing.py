@@ -16,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import posixpath
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from agent.context.index import RepoIndex
+from agent.frozen import frozen
 from agent.llm.base import Message
 from agent.prompts.conversation import truncate
 from agent.prompts.documents import Read, is_document
@@ -145,7 +146,7 @@ def quoted(texts: dict[str, str], budget: int = MAX_TOTAL_CHARS) -> list[str]:
     return blocks
 
 
-@dataclass(frozen=True)
+@frozen
 class Briefing:
     text: str  # the first message
     # What every request made from the briefing shares, in this order: the failing tests,

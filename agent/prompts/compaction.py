@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agent.frozen import frozen
 from agent.llm.base import Message
 
 KEEP_RECENT = 4  # messages at the end that are never compacted: the work in hand
@@ -24,7 +25,7 @@ functions exactly. No preamble."""
 _SHOWN_PER_MESSAGE = 1500  # characters of each old message the summariser reads
 
 
-@dataclass(frozen=True)
+@frozen
 class Pinned:
     """What compaction keeps word for word."""
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agent.events import TaskShape
+from agent.frozen import frozen
 from agent.llm.base import ModelProfile
 from agent.prompts.shape import shape_of
 from agent.prompts.system import NUDGE, SMALL_MODEL_PROMPT, small_model_nudge, system_prompt
@@ -38,7 +38,7 @@ Baseline = Callable[[], Awaitable[TestDigest | None]]  # waits for the tests run
 TESTS_AFTER_EDITS = "[kiln ran the tests after your edits]\n"
 
 
-@dataclass(frozen=True)
+@frozen
 class FirstMessage:
     """The first message of a session's first run, and the briefing it was made from: a
     small model's first try at a fix works from that (agent/repair/first_try.py)."""

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 
 from agent import tools
 from agent.approval import Mode
 from agent.events import CandidateKind, CandidatesTried, Checkpointed, TestsRan
+from agent.frozen import frozen
 from agent.llm.base import Completion, Message, ToolCall
 from agent.prompts.briefing import is_test_file
 from agent.run.core import Run
@@ -31,7 +31,7 @@ SAMPLED = CandidateKind.SAMPLED_EDIT
 MAX_CANDIDATE_ROUNDS = 2  # per request: sampling is the slow part of a small model's run
 
 
-@dataclass(frozen=True)
+@frozen
 class Candidate:
     call: ToolCall
     report: TestDigest

@@ -19,9 +19,9 @@ import math
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from agent.context.tags import extract_tags
+from agent.frozen import frozen
 from agent.repair.suspects import MAX_SUSPECT_LINES, MAX_SUSPECTS, Suspect
 
 _MARKER = "KILN-CALLS "
@@ -72,7 +72,7 @@ finally:
 """.replace("__MARKER__", _MARKER)
 
 
-@dataclass(frozen=True)
+@frozen
 class Called:
     """A function of the repository and how many failing and passing tests called it."""
 

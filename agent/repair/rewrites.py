@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from agent import tools
 from agent.events import (
@@ -32,6 +32,7 @@ from agent.events import (
     Phase,
     StopReason,
 )
+from agent.frozen import frozen
 from agent.llm.base import Message
 from agent.prompts.briefing import Briefing, is_test_file, read_texts
 from agent.prompts.rewrite import rewrite_request, rewritten
@@ -247,7 +248,7 @@ async def _sample(run: Run, plan: Briefing, base: str) -> tuple[int, _Kept | Non
     return tries.tried, None
 
 
-@dataclass(frozen=True)
+@frozen
 class _Kept:
     suspect: Suspect
     report: TestDigest

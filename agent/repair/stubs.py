@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from dataclasses import dataclass
 
+from agent.frozen import frozen
 from agent.prompts.briefing import is_test_file, read_texts
 from agent.run.core import Run
 
@@ -19,7 +19,7 @@ MAX_STUB_BYTES = 20_000  # a module this size is a stub to fill in, not a projec
 MAX_TESTS_SHOWN = 2
 
 
-@dataclass(frozen=True)
+@frozen
 class Stub:
     path: str
     text: str

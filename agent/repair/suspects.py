@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
 
 from agent.context.retrieval import Found
+from agent.frozen import frozen
 
 MAX_SUSPECTS = 8  # kiln's own variants cover them all: each costs a test run, no request
 MAX_SUSPECT_LINES = 60  # a longer definition is rewritten badly and slowly by a small model
@@ -20,7 +20,7 @@ _LANGUAGES = {".py": "python", ".js": "javascript", ".mjs": "javascript", ".ts":
 _LANGUAGES |= {".go": "go", ".rs": "rust", ".java": "java", ".rb": "ruby"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Suspect:
     """A definition that may hold the bug, as the repository has it."""
 

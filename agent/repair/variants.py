@@ -24,8 +24,8 @@ import itertools
 import re
 import textwrap
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from agent.frozen import frozen
 from agent.repair.rarer import (
     STRING,
     in_string,
@@ -118,7 +118,7 @@ _CLASS_CONSTANT = re.compile(r"^\s+(?:static\s+)?([A-Z][A-Z0-9_]*)\s*(?::[^=]+)?
 MAX_TABLE_LINES = 40
 
 
-@dataclass(frozen=True)
+@frozen
 class Variant:
     suspect: Suspect
     text: str  # the suspect's new text

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
+
+from agent.frozen import frozen
 
 CATEGORIES = ("bug", "security", "performance", "maintainability", "test", "style")
 VERDICTS = ("correct", "incorrect")
@@ -20,7 +22,7 @@ class BadFinding(ValueError):
     """What the model must fix in its report_finding call; sent back as the tool result."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     path: str
     line: int

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.cost.meter import Meter
 from agent.errors import UsageError
+from agent.frozen import frozen
 from agent.llm.base import ModelClient
 from agent.llm.request import OnRequest
 from agent.review.reviewer import Reviewer, ReviewOptions, ReviewResult
@@ -18,7 +18,7 @@ from agent.review.target import checkout, open_repo, resolve
 from agent.settings.config import Settings
 
 
-@dataclass(frozen=True)
+@frozen
 class TargetSpec:
     rev: str | None = None
     staged: bool = False

@@ -10,6 +10,7 @@ from agent import tools
 from agent.cost.meter import Meter
 from agent.cost.pricing import Pricing
 from agent.events import Event, FilesChanged, Phase, PhaseChanged
+from agent.frozen import frozen
 from agent.llm.base import ModelClient
 from agent.llm.request import OnRequest
 from agent.prompts.conversation import Conversation
@@ -23,7 +24,7 @@ from sandbox.base import Sandbox
 Emit = Callable[[Event], None]
 
 
-@dataclass(frozen=True)
+@frozen
 class FastModel:
     """`[models.fast]`: the cheaper model for kiln's own small jobs (summaries)."""
 

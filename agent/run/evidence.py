@@ -22,9 +22,9 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass
 
 from agent.events import RunStatus, TaskShape
+from agent.frozen import frozen
 from agent.prompts.briefing import is_test_file
 from agent.prompts.shape import asks_for_tests, keeps_behaviour
 from agent.run.core import Run
@@ -47,7 +47,7 @@ _NO_CHANGE_SAID = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     status: RunStatus  # DONE, UNVERIFIED or ANSWERED
     evidence: str  # what shows it, or why nothing does: one or two sentences

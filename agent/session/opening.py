@@ -6,24 +6,24 @@ resumed. The front end only draws the question and the events."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.approval import Approver, Mode
+from agent.frozen import frozen
 from agent.llm.base import ModelClient
 from agent.session.core import Session
 from agent.settings import trust
 from agent.settings.config import Settings, load_settings
 
 
-@dataclass(frozen=True)
+@frozen
 class TrustQuestion:
     question: str  # "Trust this repository's .kiln.toml?"
     detail: str  # what the files ask for, and what trusting them does
     files: str  # the files it asks about: ".kiln.toml", ".mcp.json", ".claude/settings.json"
 
 
-@dataclass(frozen=True)
+@frozen
 class Opened:
     session: Session
     settings: Settings  # reloaded when the person trusted the files

@@ -3,17 +3,16 @@ workspace's changes brought back into the new sandbox at the start."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from agent.errors import KilnError
 from agent.events import Event
+from agent.frozen import frozen
 from agent.llm.base import Message
 from agent.store.db import SessionRow, Store
 from agent.tools.shell import apply_in
 from sandbox.base import Sandbox
 
 
-@dataclass(frozen=True)
+@frozen
 class Stored:
     """What the store kept of a session: its row, its conversation, its diff and its events."""
 

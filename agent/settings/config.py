@@ -11,11 +11,12 @@ import math
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from agent.errors import ConfigError
+from agent.frozen import frozen
 from agent.hooks.config import Hook
 from agent.llm.profile import EFFORT_WORDS, WIRE_APIS, ModelProfile, Prices
 from agent.permissions import PermissionRules
@@ -23,7 +24,7 @@ from agent.settings import paths, repo_keys, rules_layer, trust
 from sandbox.config import SandboxConfig
 
 
-@dataclass(frozen=True)
+@frozen
 class TestsSettings:
     """`[tests]`: which command runs the tests, whether edits run them, and for how long."""
 
@@ -50,7 +51,7 @@ class TestsSettings:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class Limits:
     """`[limits]`: what a run may spend (steps, calls, tokens, dollars, time) before it stops,
     and how many repeats, fruitless edits or malformed replies end it."""
@@ -96,7 +97,7 @@ class Limits:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class ContextSettings:
     """`[context]`: the repo map's size in the prompt and when the conversation is compacted."""
 
@@ -113,7 +114,7 @@ class ContextSettings:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class McpServer:
     """`[mcp_servers.NAME]` (Codex's form) or an entry of a trusted repository's `.mcp.json`
     (Claude Code's): a stdio server (`command`) or a streamable HTTP one (`url`)."""
@@ -153,7 +154,7 @@ class McpServer:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class McpSettings:
     """`[mcp]`: what holds for all MCP servers together (each server's own is McpServer)."""
 
@@ -164,7 +165,7 @@ class McpSettings:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class LspSettings:
     """`[lsp]`: language servers in the sandbox, which tell the model what its edit broke
     (each server's own table is `[lsp.NAME]`, LspServer)."""
@@ -186,7 +187,7 @@ class LspSettings:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class LspServer:
     """`[lsp.NAME]`: a language server kiln starts in the sandbox for files ending in
     `extensions` (OpenCode's form), or a change to one of kiln's (`python`, `typescript`)."""
@@ -205,7 +206,7 @@ class LspServer:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class GitSettings:
     """`[git]`: whether kiln commits the changes it applies, and on which branch."""
 
@@ -224,7 +225,7 @@ class GitSettings:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class AgentsSettings:
     """`[agents]`: child agents (the `agent` tool) and parallel attempts (`--attempts`)."""
 
@@ -238,7 +239,7 @@ class AgentsSettings:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class UiSettings:
     """`[ui]`: the colour theme and the approval mode a session starts in."""
 
@@ -256,7 +257,7 @@ class UiSettings:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class Settings:
     """Every setting in effect, by section, with where each value came from and what a
     repository's untrusted file set that kiln ignored."""

@@ -9,15 +9,15 @@ is defined or not at all.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
+from agent.frozen import frozen
 from agent.llm.profile import ModelProfile, Prices
 from agent.settings import repo_keys
 from agent.settings.config import _SECTIONS, ENV_KEYS, LspServer, McpServer
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     """One setting: its key as written under its table, its default and what it does."""
 
@@ -28,7 +28,7 @@ class Entry:
     repo: repo_keys.KeyRule | None  # what a repository's own `.kiln.toml` may do with it
 
 
-@dataclass(frozen=True)
+@frozen
 class Table:
     """A TOML table of settings (`[limits]`, `[models.NAME]`) and what it is for."""
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+
+from agent.frozen import frozen
 
 
 class RepoRule(enum.Enum):
@@ -22,7 +23,7 @@ class RepoRule(enum.Enum):
     NEVER = "never"  # only the person's own config, flags or environment
 
 
-@dataclass(frozen=True)
+@frozen
 class KeyRule:
     """A row of REPO_KEYS: a pattern of dotted keys, how a repository's file may set them, why."""
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import codecs
 import functools
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from agent.frozen import frozen
 from agent.shell.words import Command, Word
 from agent.shell.wrappers import unwrap
 
@@ -30,7 +30,7 @@ _LITERAL_STRING = frozenset({"string_content", '"'})
 _EXPANDS = re.compile(r"(?<!\\)(?:[*?]|\[[^\]]*\])|(?<!\\)\{[^{}]*(?:,|\.\.)[^{}]*\}")
 
 
-@dataclass(frozen=True)
+@frozen
 class ShellLine:
     commands: tuple[Command, ...]
     unknown: str = ""  # why some of what the line runs cannot be known; "" when all can

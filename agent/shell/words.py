@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+
+from agent.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Word:
     text: str  # as the program receives it when literal; the source text otherwise
     literal: bool = True
 
 
-@dataclass(frozen=True)
+@frozen
 class Form:
     """One spelling of a command for rules to match: as written, or with a wrapper, a
     program's folder or git's global options taken off."""
@@ -52,7 +53,7 @@ class Form:
         return tuple(out)
 
 
-@dataclass(frozen=True)
+@frozen
 class Command:
     """One command a line would run, by each of its spellings (as written first)."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agent.frozen import frozen
 from agent.shell.words import Form, Word
 
 
@@ -19,7 +20,7 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-@dataclass(frozen=True)
+@frozen
 class Wrapper:
     """A program that runs the command after its options (and `operands` more words)."""
 

@@ -19,7 +19,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar, assert_never
 
@@ -58,6 +57,7 @@ from agent.events import (
     UsageUpdated,
     WindowUsed,
 )
+from agent.frozen import frozen
 from agent.llm.base import Message, ToolCall, ToolSpec
 from agent.llm.request import ModelRequest
 from agent.settings import paths
@@ -141,7 +141,7 @@ def default_path() -> Path:
     return paths.data_dir() / "kiln.db"
 
 
-@dataclass(frozen=True)
+@frozen
 class SessionRow:
     """One stored session as listed: its repository, model, title, how it ended and its cost."""
 

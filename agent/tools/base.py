@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agent.events import Event, PlanStep
+from agent.frozen import frozen
 from agent.llm.base import ToolSpec
 from sandbox.base import Sandbox
 
@@ -166,7 +167,7 @@ class ExternalTools(Protocol):
 ToolFunc = Callable[[ToolContext, dict[str, Any]], Awaitable[ToolResult]]
 
 
-@dataclass(frozen=True)
+@frozen
 class Tool:
     """A tool: its spec for the model and the function that runs a call."""
 

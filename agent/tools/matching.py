@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 
+from agent.frozen import frozen
 from agent.tools.base import ToolFailure
 
 
-@dataclass(frozen=True)
+@frozen
 class Replacement:
     """A file's text after a replacement, how many places changed, and whether it was fuzzy."""
 

@@ -12,9 +12,10 @@ import re
 import shlex
 import sys
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from agent.frozen import frozen
 
 DIGEST_CAP = 3000
 PER_FAILURE_LINES = 12
@@ -159,7 +160,7 @@ def _make_has_test(repo: Path) -> bool:
 # --- digest --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class TestDigest:
     """One test run, digested: its counts, the failing tests and the short text the model reads."""
 

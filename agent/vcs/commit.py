@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.errors import KilnError
+from agent.frozen import frozen
 from agent.llm.base import Message
 from agent.settings import host_code
 from agent.vcs import ledger
@@ -38,7 +38,7 @@ class CommitFailed(KilnError):
     """git (or a hook of the repository) refused the commit; nothing was lost."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Provenance:
     """Who made the change: what the trailers say, read back by the review queue."""
 

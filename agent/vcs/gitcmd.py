@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
+from agent.frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Done:
     """One git command's exit status and both its streams."""
 

@@ -27,11 +27,11 @@ import shutil
 import stat
 import subprocess
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agent.errors import KilnError
+from agent.frozen import frozen
 from agent.vcs import ledger
 from agent.vcs.gitcmd import git_dir
 from agent.vcs.patches import diff_bytes, diff_from_bytes
@@ -58,7 +58,7 @@ def folder(repo: Path) -> Path:
     return git_dir(repo) / "kiln" / "apply-journal"
 
 
-@dataclass(frozen=True)
+@frozen
 class Recovered:
     """What the next command did with an interrupted apply."""
 

@@ -9,10 +9,10 @@ import re
 import shlex
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from agent.errors import KilnError
+from agent.frozen import frozen
 from agent.settings.host_code import host_env
 from agent.vcs.gitcmd import git_dir, run
 
@@ -24,7 +24,7 @@ class QueueRefused(KilnError):
     """git refused the queue's action; the branch is as it was."""
 
 
-@dataclass(frozen=True)
+@frozen
 class QueuedCommit:
     sha: str
     subject: str
