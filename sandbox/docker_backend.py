@@ -408,8 +408,8 @@ class DockerSandbox(WorkspaceSandbox):
         The command server said which it has as it started; without it, a command asks."""
         if self.config.network:
             return
-        said = self._channel.interfaces if self._channel is not None else ("?",)
-        if said != ("?",):
+        said = self._channel.interfaces if self._channel is not None else None
+        if said is not None:
             only_loopback = said == ("lo",)
         else:
             code, _out = await self._script(

@@ -101,9 +101,9 @@ class ExecChannel:
         self._ids = itertools.count(1)
         self._send_lock = threading.Lock()
         self.alive = True
-        # The network interfaces the server saw as it started (its ready message); ("?",):
+        # The network interfaces the server saw as it started (its ready message); None:
         # it could not tell.
-        self.interfaces: tuple[str, ...] = ("?",)
+        self.interfaces: tuple[str, ...] | None = None
 
     @classmethod
     def open(cls, engine: Engine, container: str, timeout: float = 10.0) -> ExecChannel | None:
@@ -134,7 +134,8 @@ class ExecChannel:
             said = self._stream.read_exact(size) if kind == READY else None
             if said is None or said.split(b"\n")[0] != _HANDSHAKE:
                 return False
-            self.interfaces = tuple(said.decode(errors="replace").split("\n")[1:])
+            names = tuple(said.decode(errors="replace").split("\n")[1:])
+            self.interfaces = None if names == ("?",) else names
             return True
         except (OSError, NoServer):  # OSError includes the timeout
             return False
