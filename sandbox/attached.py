@@ -3,13 +3,14 @@ language server): the protocol, light to import, apart from the Docker backend's
 
 The process runs beside the commands, under the sandbox's memory, CPU and pid limits, and
 sees what they see (the workspace, the image's tools, the setup's venv and node_modules).
-It is no stray (sandbox/strays.py): it descends from a `docker exec`, not from a command,
-so the sweep after each command leaves it alone; it ends when kiln closes it (its stdin
-closes) or with the sandbox.
+It is no stray (sandbox/strays.py): it descends from the command server (or, without one,
+from a `docker exec`), not from a command, so the sweep after each command leaves it alone;
+it ends when kiln closes it (its stdin closes), kills it, or with the sandbox.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Protocol, runtime_checkable
 
 # The first line a started process says on stderr (its pid inside the sandbox), and the one
@@ -26,9 +27,38 @@ LAUNCH = (
 )
 
 
+STDERR_KEPT = 4096
+_PID_LINE = re.compile(rf"{PID_MARKER} (\d+)\n".encode())
+
+
 def launch_argv(argv: list[str]) -> list[str]:
     """`argv` behind a shell that says its pid (or that the command is missing) first."""
     return ["sh", "-c", LAUNCH, *argv]
+
+
+class LaunchWatch:
+    """What a process started by `launch_argv` says on stderr: its pid or that it is
+    missing (the launch's markers), then the last few KB it wrote."""
+
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.missing = False
+        self._kept = bytearray()
+
+    def add(self, data: bytes) -> None:
+        self._kept += data
+        if self.pid is None and not self.missing:
+            found = _PID_LINE.search(self._kept)
+            if found:
+                self.pid = int(found.group(1))
+                del self._kept[: found.end()]
+            elif MISSING_MARKER.encode() in self._kept:
+                self.missing = True
+        del self._kept[:-STDERR_KEPT]
+
+    @property
+    def tail(self) -> str:
+        return self._kept.decode("utf-8", "replace")
 
 
 class AttachFailed(Exception):
@@ -63,6 +93,11 @@ class AttachedProcess(Protocol):
 
     async def close(self) -> None:
         """Close its stdin (a well-behaved server exits) and let go of it."""
+        ...
+
+    async def kill(self) -> None:
+        """End it now, started or still starting, and let go of it: what it would say
+        next reaches no one."""
         ...
 
 

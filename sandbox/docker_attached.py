@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import socket
 import struct
 import threading
 
-from sandbox.attached import MISSING_MARKER, PID_MARKER, AttachFailed, launch_argv
+from sandbox.attached import AttachFailed, LaunchWatch, launch_argv
 from sandbox.docker_exec import ContainerMissing, exec_create
 from sandbox.engine import EngineUnavailable
 from sandbox.engine_api import Engine, EngineError, Hijacked
-
-STDERR_KEPT = 4096
-_PID_LINE = re.compile(rf"{PID_MARKER} (\d+)\n".encode())
 
 
 class DockerAttached:
@@ -31,10 +27,8 @@ class DockerAttached:
         self._stream = stream
         self._loop = loop
         self._out: asyncio.Queue[bytes] = asyncio.Queue()
-        self._stderr = bytearray()
+        self._said = LaunchWatch()
         self._send_lock = asyncio.Lock()
-        self._pid: int | None = None
-        self._missing = False
         self._ended = False
         threading.Thread(target=self._read_loop, name="kiln-attached", daemon=True).start()
 
@@ -58,15 +52,15 @@ class DockerAttached:
 
     @property
     def pid(self) -> int | None:
-        return self._pid
+        return self._said.pid
 
     @property
     def missing(self) -> bool:
-        return self._missing
+        return self._said.missing
 
     @property
     def stderr_tail(self) -> str:
-        return self._stderr.decode("utf-8", "replace")
+        return self._said.tail
 
     async def send(self, data: bytes) -> None:
         if self._ended:
@@ -88,6 +82,11 @@ class DockerAttached:
         with contextlib.suppress(OSError):
             self._stream.close()
 
+    async def kill(self) -> None:
+        # An exec cannot be signalled through the engine: its input ends, and it ends with
+        # that or with the sandbox.
+        await self.close()
+
     # -- the reader thread -----------------------------------------------------------
     def _read_loop(self) -> None:
         try:
@@ -105,7 +104,7 @@ class DockerAttached:
                     if kind == 1:
                         self._deliver(piece)
                     else:
-                        self._watch_stderr(piece)
+                        self._said.add(piece)
         except OSError:
             return
         finally:
@@ -125,14 +124,3 @@ class DockerAttached:
     def _deliver(self, data: bytes) -> None:
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
             self._loop.call_soon_threadsafe(self._out.put_nowait, data)
-
-    def _watch_stderr(self, data: bytes) -> None:
-        self._stderr += data
-        if self._pid is None and not self._missing:
-            found = _PID_LINE.search(self._stderr)
-            if found:
-                self._pid = int(found.group(1))
-                del self._stderr[: found.end()]
-            elif MISSING_MARKER.encode() in self._stderr:
-                self._missing = True
-        del self._stderr[:-STDERR_KEPT]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sandbox import container_spec, engine, engine_api, gitstate, reaper, setup, strays, workspace
-from sandbox.attached import AttachedProcess
+from sandbox.attached import AttachedProcess, AttachFailed
 from sandbox.base import SandboxConfig, SandboxError, SandboxGone
 from sandbox.common import (
     RunOutcome,
@@ -324,8 +324,22 @@ class DockerSandbox(WorkspaceSandbox):
             raise
 
     async def attach(self, argv: list[str], *, cwd: str) -> AttachedProcess:
-        """A long-lived process with its stdin held by kiln (a language server), on a
-        `docker exec` of its own (sandbox/docker_attached.py); no stray to the sweep."""
+        """A long-lived process with its stdin held by kiln (a language server), started
+        by the command server (sandbox/channel_attached.py), or without one on a `docker
+        exec` of its own (sandbox/docker_attached.py); no stray to the sweep either way."""
+        for _attempt in range(2):
+            try:
+                channel = await self._live_channel()
+            except ContainerMissing:
+                raise AttachFailed("the sandbox's container is gone") from None
+            except (EngineError, engine.EngineUnavailable) as exc:
+                raise AttachFailed(f"the Docker engine refused: {exc}") from None
+            if channel is None:
+                break
+            from sandbox.channel_attached import ChannelAttached
+
+            with contextlib.suppress(ChannelClosed):  # it died before taking it: again
+                return await ChannelAttached.start(channel, argv, cwd)
         from sandbox.docker_attached import DockerAttached
 
         return await DockerAttached.start(*self._need_container(), argv, cwd)

@@ -20,9 +20,10 @@ import marshal
 import socket
 import struct
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from sandbox.common import Sink
 from sandbox.docker_exec import exec_create
@@ -36,6 +37,7 @@ MARSHAL_VERSION = 4
 FILE_DEADLINE_S = 600  # a file read or written by the server: as long as kiln's own scripts
 _SERVER_ARGV = ["python3", "-I", "-S", "-c"]
 RECV_BYTES = 65536  # one read of the engine's stream, at most
+T = TypeVar("T")
 
 
 class ChannelClosed(Exception):
@@ -91,6 +93,7 @@ class _Job:
     future: asyncio.Future[Ended]
     loop: asyncio.AbstractEventLoop
     taken: bool = False  # the server read it: it may have run, so it is never resent
+    on_taken: asyncio.Future[None] | None = None  # resolved when it is (ChannelClosed: never)
 
 
 class ExecChannel:
@@ -198,6 +201,40 @@ class ExecChannel:
         }  # fmt: skip
         return self._submit(request, _drop, _drop)
 
+    async def attach(
+        self, argv: list[str], out: Sink, err: Sink, *, cwd: str
+    ) -> tuple[int, asyncio.Future[Ended]]:
+        """Start an attached process: its input open until `end_input`, its stdout and
+        stderr to `out` and `err` as they come (in the reader thread). Its request id and
+        the future its end resolves, once the server has taken it; ChannelClosed when the
+        server went away before it did (nothing started)."""
+        request: dict[str, object] = {"argv": argv, "cwd": cwd, "attach": True}
+        loop = asyncio.get_running_loop()
+        taken = loop.create_future()
+        rid, future = self._submit(request, out, err, taken)
+        try:
+            await taken
+        except ChannelClosed:
+            raise
+        except BaseException:  # cancelled: what the server may have started is killed
+            self.kill(rid)
+            raise
+        return rid, future
+
+    async def feed(self, rid: int, data: bytes) -> None:
+        """More input for attached process `rid`, after what was fed before;
+        ChannelClosed when the server is gone."""
+        frame = _frame({"feed": rid, "data": data})
+        if len(frame) > 65536:  # a big document must not block the event loop
+            await asyncio.to_thread(self._send, frame)
+        else:
+            self._send(frame)
+
+    def end_input(self, rid: int) -> None:
+        """Attached process `rid`'s input ends once what was fed is written."""
+        with contextlib.suppress(ChannelClosed):
+            self._send(_frame({"eof": rid}))
+
     def stop_service(self, rid: int) -> None:
         """TERM service `rid`'s process group, KILL it a second later; its future says
         when it ended."""
@@ -215,11 +252,15 @@ class ExecChannel:
         return ended.code, b"".join(data), b"".join(line)[:4096]
 
     def _submit(
-        self, request: Mapping[str, object], out: Sink, err: Sink
+        self,
+        request: Mapping[str, object],
+        out: Sink,
+        err: Sink,
+        on_taken: asyncio.Future[None] | None = None,
     ) -> tuple[int, asyncio.Future[Ended]]:
         loop = asyncio.get_running_loop()
         rid = next(self._ids)
-        job = _Job(out, err, loop.create_future(), loop)
+        job = _Job(out, err, loop.create_future(), loop, on_taken=on_taken)
         self._jobs[rid] = job
         try:
             self._send(_frame({"id": rid, **request}))
@@ -284,6 +325,8 @@ class ExecChannel:
                     job = self._jobs.get(rid)
                     if job is not None:
                         job.taken = True
+                        if job.on_taken is not None:
+                            _later(job.loop, _resolve, job.on_taken, None)
                 elif kind == EXIT:
                     status = self._stream.read_exact(size)
                     if status is None:
@@ -319,8 +362,9 @@ class ExecChannel:
             outcome: Ended | ChannelClosed = (
                 ended if ended is not None else Ended(None) if job.taken else ChannelClosed()
             )
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                job.loop.call_soon_threadsafe(_resolve, job.future, outcome)
+            if job.on_taken is not None and not job.taken:
+                _later(job.loop, _resolve, job.on_taken, ChannelClosed())
+            _later(job.loop, _resolve, job.future, outcome)
 
 
 def _frame(request: dict[str, object]) -> bytes:
@@ -339,13 +383,19 @@ def _ended(status: bytes) -> Ended:
     return Ended(code, strays=strays, oom_kills=oom_kills if len(status) >= 12 else -1)
 
 
-def _resolve(future: asyncio.Future[Ended], outcome: Ended | ChannelClosed) -> None:
+def _resolve(future: asyncio.Future[T], outcome: T | ChannelClosed) -> None:
     if future.done():
         return
     if isinstance(outcome, ChannelClosed):
         future.set_exception(outcome)
     else:
         future.set_result(outcome)
+
+
+def _later(loop: asyncio.AbstractEventLoop, call: Callable[..., None], *args: object) -> None:
+    """`call(*args)` on `loop`, from the reader thread."""
+    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+        loop.call_soon_threadsafe(call, *args)
 
 
 class _DockerStream:

@@ -35,6 +35,11 @@ writes them; kiln itself never unmarshals anything that comes out of a container
       (its last `most` bytes at most) as stdout, then on stderr one ASCII line: the offset
       of what was sent, the bytes written in all, 1 if it runs, its listening TCP ports
       (comma-separated); exit 0, or 44 when there is no such service
+  {"id": N, "argv": [...], "cwd", "env", "attach": true}
+      an attached process (a language server): its stdin open until kiln ends it, its
+      stdout and stderr sent apart as they come, no limit; the request ends when it exits
+  {"feed": N, "data": bytes}   more input for attached process N, written in order
+  {"eof": N}    attached process N's input ends once what was fed is written
   {"id": N, "read": path}   the file's bytes as stdout, exit 0; 44 when it cannot be read
   {"id": N, "write": path, "stdin": bytes}   written as `mkdir -p` and `cat >` would;
       exit 0, or 1 and why on stderr (no process is started for either)
@@ -108,6 +113,8 @@ class Job:
         self.timed_out = False
         self.outputs: dict[int, int] = {}  # the command's open output pipes: fd -> OUT or ERR
         self.stdin: int | None = None  # its input pipe, while input is left to write
+        self.attached = False  # an attached process: its input open until kiln ends it
+        self.input_ends = False  # kiln ended it: close the pipe once `data` is written
         self.log: RingLog | None = None  # a service's: where its output goes
 
 
@@ -199,9 +206,12 @@ class Server:
         self.where[fd] = (what, rid)
 
     def close(self, fd: int) -> None:
-        self.poll.unregister(fd)
-        del self.where[fd]
+        self.unwatch(fd)
         os.close(fd)
+
+    def unwatch(self, fd: int) -> None:
+        if self.where.pop(fd, None) is not None:
+            self.poll.unregister(fd)
 
     def serve(self) -> None:
         try:
@@ -283,6 +293,9 @@ class Server:
             if job is not None:
                 kill(job)
             return
+        if "feed" in req or "eof" in req:
+            self.more_input(req)
+            return
         if "stop" in req:
             job = self.jobs.get(req["stop"])
             if job is not None and job.log is not None and job.kill_at is None:
@@ -310,16 +323,21 @@ class Server:
         # kiln's own scripts (git, cat) start the cheaper way (see spawn_fast).
         limit = req.get("limit")
         service = req.get("service")
+        attached = bool(req.get("attach"))
         command = limit is not None or service is not None
         try:
             log = RingLog(service, req.get("keep") or 2 << 20) if service else None
-            job = self.spawn(rid, req["argv"], req.get("cwd") or "/", env, data, command)
+            job = self.spawn(
+                rid, req["argv"], req.get("cwd") or "/", env, b"" if attached else data, command,
+                attached,
+            )  # fmt: skip
         except OSError as exc:  # no such directory, or no process left under the pids limit
             send(rid, ERR, f"kiln: could not start the command: {exc}\n".encode())
             status = 127 if isinstance(exc, FileNotFoundError) else 126
             send(rid, EXIT, exit_status(status, 0, oom_kills()))
             return
         job.sweep = bool(req.get("sweep"))
+        job.attached = attached
         if limit is not None:
             job.command, job.deadline = True, time.monotonic() + limit
         if log is not None:
@@ -344,17 +362,17 @@ class Server:
 
     def spawn(
         self, rid: int, argv: list[str], cwd: str, env: dict[str, str], data: bytes | None,
-        command: bool,
+        command: bool, attached: bool = False,
     ) -> Job:  # fmt: skip
         """Start argv in a session of its own, its output on two pipes (a command's stderr
         on its stdout's, so the two stay in the order they were written), its input on a
-        third (or /dev/null)."""
+        third (or /dev/null). A command and an attached process start as from `docker exec`."""
         program = find_program(argv[0], env)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe() if not command else (-1, out_w)
         in_r, in_w = os.pipe() if data is not None else (-1, -1)
         ours, theirs = [out_r, err_r, in_w], [out_w, err_w if not command else -1, in_r]
-        start = fork_exec if command or not hasattr(os, "posix_spawn") else spawn_fast
+        start = fork_exec if command or attached or not hasattr(os, "posix_spawn") else spawn_fast
         try:
             pid = start(program, argv, env, cwd, (in_r, out_w, err_w), self.reset)
         except BaseException:
@@ -386,10 +404,27 @@ class Server:
         except BlockingIOError:
             return
         except OSError:  # the command stopped reading
-            job.data = memoryview(b"")
-        if not job.data:
-            self.close(fd)
-            job.stdin = None
+            job.data, job.input_ends = memoryview(b""), True
+        if job.data:
+            return
+        if job.attached and not job.input_ends:  # open for what kiln sends next
+            self.unwatch(fd)
+            return
+        self.close(fd)
+        job.stdin = None
+
+    def more_input(self, req: dict) -> None:
+        """Input for an attached process (`feed`), or the end of it (`eof`)."""
+        rid = req["feed"] if "feed" in req else req["eof"]
+        job = self.jobs.get(rid)
+        if job is None or not job.attached or job.stdin is None:
+            return  # it ended, or its input did
+        if "eof" in req:
+            job.input_ends = True
+        else:
+            job.data = memoryview(bytes(job.data) + req["data"])
+        if job.stdin not in self.where:
+            self.watch(job.stdin, "stdin", rid, select.POLLOUT | select.POLLERR)
 
     def pump(self, rid: int, fd: int) -> None:
         """Forward what is readable now; close the pipe at its end."""
@@ -421,7 +456,7 @@ class Server:
             pid, status = os.waitpid(job.pid, os.WNOHANG)
             if pid == 0:
                 continue
-            if job.command:  # what it left running in the background goes with it
+            if job.command or job.attached:  # what it left running goes with it
                 kill(job)
             for fd, kind in list(job.outputs.items()):
                 self.finish_pipe(rid, job, fd, kind)

@@ -217,6 +217,7 @@ async def run_headless(
         # (a model server still busy with the last run) must not push the end past it.
         # A one-time set-up (building the sandbox image) is not the run's time.
         finished = await _drive(session, args, out, err, None if set_up else started)
+        await session.stop_language_servers()  # the run is over: their answers reach no one
         await _stop_jobs(session, args, out, err)
         if chosen is not None:
             kept = await chosen(session, finished)  # asked even without --apply: it reports

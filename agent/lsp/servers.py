@@ -285,8 +285,8 @@ class LanguageServers:
             await client.initialize(server.options)
         except ServerEnded:
             raise ServerEnded(process) from None
-        except BaseException:  # cancelled (the session closing) or refused: let it go
-            await process.close()
+        except BaseException:  # cancelled (the session closing) or refused: it ends now
+            await process.kill()
             raise
         return client
 

@@ -270,6 +270,14 @@ class Session(SessionParts, SessionJobs):
             await old.aclose()
         return profile
 
+    async def stop_language_servers(self) -> None:
+        """Nothing more is edited in this session (a `kiln run` whose run ended): its
+        language servers stop now, a start still under way with them, instead of using the
+        sandbox's CPUs while the end of the run is written out; their answers would reach
+        no one."""
+        if self._deps is not None and self._deps.tool_context.language_servers is not None:
+            await self._deps.tool_context.language_servers.close()
+
     async def close(self) -> None:
         self.cancel()
         self.tests.cancel()
@@ -277,8 +285,7 @@ class Session(SessionParts, SessionJobs):
             with contextlib.suppress(Exception):
                 self._save("" if self._landed_at_close else await self.sandbox.diff())
         with one_sentence():
-            if self._deps is not None and self._deps.tool_context.language_servers is not None:
-                await self._deps.tool_context.language_servers.close()  # before their sandbox
+            await self.stop_language_servers()  # before their sandbox
             if self.sandbox is not None:
                 await self.sandbox.close()
             if self.client is not None:

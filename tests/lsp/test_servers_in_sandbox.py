@@ -20,6 +20,7 @@ from agent.settings.config import LspServer, load_settings
 from sandbox.base import Sandbox
 from sandbox.factory import create_sandbox
 from tests.conftest import make_git_repo, require_docker
+from tests.sandbox.conftest import PROCESS_LINES
 from tests.scripted import tool_context
 
 pytestmark = [pytest.mark.docker, pytest.mark.asyncio(loop_scope="module")]
@@ -229,3 +230,24 @@ async def test_a_cold_server_starts_once_the_steps_own_checks_are_done(box: Sand
     finally:
         await servers.close()
         await box.write_file("held.fix", b"")
+
+
+async def test_closing_the_servers_ends_a_start_still_under_way(box: Sandbox) -> None:
+    """A server that has not answered `initialize` yet (this one never reads its input)
+    is killed when the session lets go of its servers, not left to run on."""
+    configured = {"mute": LspServer(command=("sleep", "309"), extensions=(".mute",))}
+    servers = LanguageServers(box, session_servers(configured))
+    said = await servers.check_edit(box, "a.mute", None, "x\n", [].append)
+    assert said == ""  # cold: checked in the background
+    count = f"{PROCESS_LINES} | grep -c '^sleep 30''9 ' || true"  # split: not itself
+    for _ in range(100):
+        if (await box.exec(count)).output.strip() == "1":
+            break
+        await asyncio.sleep(0.05)
+    assert (await box.exec(count)).output.strip() == "1"
+    await servers.close()
+    for _ in range(100):
+        if (await box.exec(count)).output.strip() == "0":
+            break
+        await asyncio.sleep(0.05)
+    assert (await box.exec(count)).output.strip() == "0"
