@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sandbox.base import ExecResult, Sandbox
+from sandbox.base import PROBE_TIMEOUT_S, ExecResult, Sandbox
 
 T = TypeVar("T")
 
@@ -57,6 +57,9 @@ class TimedSandbox:
         self, cmd: str, *, timeout: float | None = None, cwd: str | None = None
     ) -> ExecResult:
         return await self._timed("exec", lambda: self.inner.exec(cmd, timeout=timeout, cwd=cwd))
+
+    async def probe(self, script: str, *, timeout: float = PROBE_TIMEOUT_S) -> tuple[int, str]:
+        return await self._timed("probe", lambda: self.inner.probe(script, timeout=timeout))
 
     async def read_file(self, path: str) -> bytes:
         return await self._timed("read_file", lambda: self.inner.read_file(path))

@@ -13,6 +13,9 @@ from sandbox.config import DEFAULT_IMAGE as DEFAULT_IMAGE
 from sandbox.config import SandboxConfig as SandboxConfig
 from sandbox.services import READ_MOST, Service, ServiceOutput
 
+PROBE_TIMEOUT_S = 30.0
+PROBE_KEPT = 65536  # a probe's output kept, at most: it answers in a line or two
+
 
 class SandboxError(Exception):
     """A sandbox problem the person can act on; the message is one sentence saying what to do."""
@@ -91,6 +94,11 @@ class Sandbox(Protocol):
     async def exec(
         self, cmd: str, *, timeout: float | None = None, cwd: str | None = None
     ) -> ExecResult: ...
+
+    async def probe(self, script: str, *, timeout: float = PROBE_TIMEOUT_S) -> tuple[int, str]:
+        """A question kiln asks the sandbox that changes nothing (is a program there?),
+        run as a command is, without a command's bookkeeping: its exit code and output."""
+        ...
 
     async def read_file(self, path: str) -> bytes: ...
 

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from sandbox import gitstate, quota, strays
-from sandbox.base import ExecResult, SandboxConfig, SandboxError
+from sandbox.base import PROBE_KEPT, PROBE_TIMEOUT_S, ExecResult, SandboxConfig, SandboxError
 from sandbox.idle_watch import IdleDiskWatch
 from sandbox.output import OutputCapture
 from sandbox.services import (
@@ -325,6 +325,21 @@ class WorkspaceSandbox:
             f"disk ([sandbox] disk_limit) and {what}; delete what you do not need and "
             "write less."
         )
+
+    async def probe(self, script: str, *, timeout: float = PROBE_TIMEOUT_S) -> tuple[int, str]:
+        """A question kiln asks the sandbox that changes nothing (is a program there?): run
+        as a command is (its environment, in the workspace, no input, stopped at `timeout`,
+        what it left running killed), but with none of a command's bookkeeping: no output
+        file, no watch of the disk, and the workspace's snapshot stays current. Its exit
+        code and its output (the first PROBE_KEPT bytes)."""
+        kept = bytearray()
+
+        def keep(data: bytes) -> None:
+            kept.extend(data[: PROBE_KEPT - len(kept)])
+
+        self._need_layout()
+        outcome = await self._run_command(script, timeout, keep, gitstate.WORKSPACE)
+        return outcome.exit_code, kept.decode("utf-8", "replace")
 
     async def _script(
         self, script: str, env: dict[str, str] | None = None, *, check: bool = True

@@ -1,9 +1,10 @@
 """How full the model's context window is: tokens counted before a request is sent.
 
 The server's own count is the truth, so it calibrates the estimate: the tokenizer where
-the server offers one (`/tokenize`, once at start), then every reply's prompt tokens
-(how many tokens the prompt just sent really was). Between the two, a request's size is
-its characters over the calibrated characters-per-token, plus a margin.
+the server offers one (`/tokenize`, at start, for a system prompt near the window), then
+every reply's prompt tokens (how many tokens the prompt just sent really was). Between
+the two, a request's size is its characters over the calibrated characters-per-token,
+plus a margin.
 """
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ class Window:
     def estimate(self, messages: list[Message], tools: list[ToolSpec]) -> int:
         chars = prompt_chars(messages, tools)
         return int(chars / self.chars_per_token * _MARGIN) + _PER_MESSAGE * len(messages)
+
+    def worth_counting(self, chars: int) -> bool:
+        """Whether a prompt of `chars` characters is near enough to the room that the
+        server's tokenizer should count it before it is sent: over a quarter of the room
+        by the estimate. Under that no tokenizer makes it overflow (the densest, about 1.5
+        characters a token, makes 1.8 times the estimate, under half the room), and the
+        first reply's own count calibrates every estimate after it."""
+        return chars / self.chars_per_token * _MARGIN > self.room / 4
 
     def calibrate(self, chars: int, tokens: int) -> None:
         """The server counted `tokens` for a prompt of `chars` characters."""

@@ -14,9 +14,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sandbox.base import ExecResult, NoServices
+from sandbox.base import PROBE_TIMEOUT_S, ExecResult, NoServices
 
 ALLOWED = ("git ls-files ", "git grep ")
+READ_ONLY = "a review only reads files; no command runs here"
 OUTPUT_CAP = 64 * 1024
 
 
@@ -43,11 +44,14 @@ class ReadOnlyView(NoServices):
     async def read_file(self, path: str) -> bytes:
         return await asyncio.to_thread(self._inside(path).read_bytes)
 
+    async def probe(self, script: str, *, timeout: float = PROBE_TIMEOUT_S) -> tuple[int, str]:
+        return 126, READ_ONLY
+
     async def exec(
         self, cmd: str, *, timeout: float | None = None, cwd: str | None = None
     ) -> ExecResult:
         if not cmd.startswith(ALLOWED):
-            return ExecResult(126, "a review only reads files; no command runs here", 0, 0.0)
+            return ExecResult(126, READ_ONLY, 0, 0.0)
         started = time.monotonic()
         process = await asyncio.create_subprocess_exec(
             "/bin/sh", "-c", cmd, cwd=self.repo, stdout=asyncio.subprocess.PIPE,

@@ -239,21 +239,27 @@ async def calibrated_while_checked(
     """The window calibrated on the system prompt, and the test runner check's answer
     (`asked`; "" without one): the server counts the prompt's tokens while the check runs,
     and counts again in the rare case the check changed the test command the prompt names.
-    A conversation that has begun keeps its system prompt."""
+    A prompt far from the window is not counted (`Window.worth_counting`): the first
+    reply's count calibrates the estimate before anything depends on it. A conversation
+    that has begun keeps its system prompt."""
     if not conversation.history:
         conversation.system = system_prompt()
     counted = conversation.system
-    calibrating = asyncio.ensure_future(calibrated(window, profile, counted))
+    calibrating = None
+    if window.worth_counting(len(counted)):
+        calibrating = asyncio.ensure_future(calibrated(window, profile, counted))
     try:
         changed = "" if asked is None else await asked
     except BaseException:
-        calibrating.cancel()
+        if calibrating is not None:
+            calibrating.cancel()
         raise
     if changed and not conversation.history:  # the check chose another test command
         conversation.system = system_prompt()
-    window = await calibrating
-    if conversation.system != counted:
-        window = await calibrated(window, profile, conversation.system)
+    if calibrating is not None:
+        window = await calibrating
+        if conversation.system != counted:
+            window = await calibrated(window, profile, conversation.system)
     return window, changed
 
 

@@ -93,9 +93,9 @@ async def first_runnable(sandbox: Sandbox, commands: list[str]) -> int:
     checks = "; ".join(
         f"if {runnable_check(c)}; then echo {i}; exit 0; fi" for i, c in enumerate(commands)
     )
-    result = await sandbox.exec(f"{checks}; echo -1", timeout=30)
+    _, said = await sandbox.probe(f"{checks}; echo -1")
     try:
-        return int(result.output.strip().splitlines()[-1])
+        return int(said.strip().splitlines()[-1])
     except (ValueError, IndexError):
         return -1
 

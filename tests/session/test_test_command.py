@@ -8,6 +8,7 @@ from agent import events as ev
 from agent.approval import Mode
 from agent.events import Notice
 from agent.llm.scripted.server import ScriptedServer
+from agent.prompts.window import Window
 from agent.tools.testdigest import candidate_test_commands, named_test_command
 from tests.conftest import make_git_repo
 from tests.scripted import BUGGY_REPO, run_scripted
@@ -30,12 +31,18 @@ def test_every_candidate_in_order(tmp_path: Path) -> None:
     assert candidate_test_commands(repo) == ["make test", "python3 -m unittest discover -v"]
 
 
+# Rules long enough that the system prompt fills more than a quarter of a 16k window's room:
+# the server's tokenizer counts it before it is sent.
+LONG_RULES = {"AGENTS.md": "Keep every function short and name it for what it does.\n" * 200}
+NEAR_THE_WINDOW = {"context_window": 16384, "turns": FINISH}
+
+
 async def test_a_command_missing_in_the_sandbox_gives_way_to_the_next(
     docker_ready: None, tmp_path: Path
 ) -> None:
     # The default image has no Go: kiln sees that before the first request and uses unittest.
-    repo = make_git_repo(tmp_path / "r", {**BUGGY_REPO, "go.mod": "module m\n"})
-    events, _, server = await run_scripted(repo, FINISH, mode=Mode.AUTO_EDIT)
+    repo = make_git_repo(tmp_path / "r", {**BUGGY_REPO, "go.mod": "module m\n", **LONG_RULES})
+    events, _, server = await run_scripted(repo, NEAR_THE_WINDOW, mode=Mode.AUTO_EDIT)
     notes = [e.message for e in events if isinstance(e, Notice)]
     assert any("`go test ./...` cannot run in the sandbox" in n for n in notes), notes
     # The baseline run started beside the check, of the command it replaced, says nothing.
@@ -53,12 +60,24 @@ async def test_a_command_missing_in_the_sandbox_gives_way_to_the_next(
     ]
 
 
-async def test_the_window_is_calibrated_once_on_the_system_prompt(
-    docker_ready: None, buggy_repo: Path
+async def test_a_prompt_near_the_window_is_counted_once_before_it_is_sent(
+    docker_ready: None, tmp_path: Path
 ) -> None:
-    _, _, server = await run_scripted(buggy_repo, FINISH, mode=Mode.AUTO_EDIT)
+    repo = make_git_repo(tmp_path / "r", {**BUGGY_REPO, **LONG_RULES})
+    _, session, server = await run_scripted(repo, NEAR_THE_WINDOW, mode=Mode.AUTO_EDIT)
     system = server.chat_requests[0].body["messages"][0]["content"]
     assert _counted_before_the_first_request(server) == [system]
+    assert session._deps is not None
+    assert session._deps.window.chars_per_token != Window().chars_per_token  # calibrated
+
+
+async def test_a_prompt_far_from_the_window_is_sent_without_a_count(
+    docker_ready: None, buggy_repo: Path
+) -> None:
+    """The first reply's own count calibrates the estimate; asking the tokenizer first
+    would only make the first request wait."""
+    _, _, server = await run_scripted(buggy_repo, FINISH, mode=Mode.AUTO_EDIT)
+    assert not [r for r in server.requests if r.path == "/tokenize"]
 
 
 def _counted_before_the_first_request(server: ScriptedServer) -> list[str]:
