@@ -40,6 +40,7 @@ from agent.llm.retry import Retryable, retrying
 from agent.llm.wire_common import (
     HttpModelClient,
     post_stream,
+    read_to_end,
     sse_events,
     with_default_path,
 )
@@ -296,7 +297,8 @@ class AnthropicClient(HttpModelClient):
             base_url=self.base_url,
             key_hint=self._key_hint,
         ) as response:
-            async for _, data in sse_events(response, watch):
+            events = sse_events(response, watch)
+            async for _, data in events:
                 try:
                     event = json.loads(data)
                 except ValueError:
@@ -308,6 +310,7 @@ class AnthropicClient(HttpModelClient):
                         ttft = time.monotonic() - started
                     yield out
                 if parts.done:
+                    await read_to_end(events)
                     break
         if not parts.done:
             raise Retryable("cut", "the stream ended before message_stop")

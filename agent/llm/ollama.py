@@ -37,7 +37,7 @@ from agent.llm.recovery_stream import client_stream
 from agent.llm.reply_caps import ReplyCaps, ReplyWatch, utf8_size
 from agent.llm.retry import Retryable
 from agent.llm.window import server_root
-from agent.llm.wire_common import HttpModelClient, post_stream
+from agent.llm.wire_common import HttpModelClient, post_stream, read_to_end
 
 _FINISH = {"stop": "stop", "length": "length"}
 
@@ -213,7 +213,8 @@ class OllamaClient(HttpModelClient):
             base_url=self.base_url,
             key_hint=self._key_hint,
         ) as response:
-            async for line in response.aiter_lines():
+            lines = response.aiter_lines()
+            async for line in lines:
                 watch.check(parts.size)
                 if not line.strip():
                     continue
@@ -227,6 +228,7 @@ class OllamaClient(HttpModelClient):
                     yield event
                 watch.check(parts.size)
                 if parts.done is not None:
+                    await read_to_end(lines)
                     break
         if parts.done is None:
             raise Retryable("cut", "the stream ended before the reply was complete")

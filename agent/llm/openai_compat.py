@@ -41,6 +41,7 @@ from agent.llm.retry import Retryable, classify_transport_error
 from agent.llm.wire_common import (
     HttpModelClient,
     post_stream,
+    read_to_end,
     sse_events,
     with_default_path,
 )
@@ -384,8 +385,10 @@ async def _payloads(
         yield whole
         yield None
         return
-    async for _, data in sse_events(response, watch):
+    events = sse_events(response, watch)
+    async for _, data in events:
         if data.strip() == "[DONE]":
+            await read_to_end(events)
             yield None
             return
         try:

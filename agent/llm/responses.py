@@ -38,6 +38,7 @@ from agent.llm.retry import Retryable, status_error
 from agent.llm.wire_common import (
     HttpModelClient,
     post_stream,
+    read_to_end,
     sse_events,
     with_default_path,
 )
@@ -155,7 +156,8 @@ class ResponsesClient(HttpModelClient):
             base_url=self.base_url,
             key_hint=self._key_hint,
         ) as response:
-            async for event in _events(response, watch):
+            events = _events(response, watch)
+            async for event in events:
                 if event.get("type") in ("error", "response.failed"):
                     raise self._failure(event)
                 added = parts.add(event)
@@ -165,6 +167,7 @@ class ResponsesClient(HttpModelClient):
                         ttft = time.monotonic() - started
                     yield out
                 if parts.done:
+                    await read_to_end(events)
                     break
         if not parts.done:
             raise Retryable("cut", "the stream ended before the response was complete")

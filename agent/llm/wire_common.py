@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator, Mapping
@@ -16,6 +17,8 @@ from agent.llm.retry import classify_transport_error, status_error
 from agent.llm.tls import tls_context
 
 KILN_API_KEY = "KILN_API_KEY"
+# How long a stream's end may take to come after its last event (see read_to_end).
+END_OF_STREAM_S = 0.5
 
 
 @contextlib.asynccontextmanager
@@ -49,6 +52,18 @@ async def post_stream(
             yield response
     except httpx.TransportError as exc:
         raise classify_transport_error(exc, responded) from None
+
+
+async def read_to_end(rest: AsyncIterator[object]) -> None:
+    """Read what a stream still sends after its last event (normally only its end), so
+    httpx gives its connection back for the next request: a stream left unread is closed
+    with its connection, and every request then pays for a new one (to a hosted API, a
+    TCP and a TLS handshake). A server that sends nothing more within END_OF_STREAM_S
+    has its connection closed, as before; what comes meanwhile is not read as a reply."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(END_OF_STREAM_S):
+            async for _ in rest:
+                pass
 
 
 async def sse_events(

@@ -49,6 +49,7 @@ class SeenRequest:
     refused_by: str | None = None
     turn: int | None = None
     usage: UsageReport | None = None
+    client_port: int = 0  # the connection it came on
 
 
 class StrictServer(ThreadedServer):
@@ -178,7 +179,7 @@ class _Handler(BaseHTTPRequestHandler):
         server = self.strict
         path = urlsplit(self.path).path.rstrip("/") or "/"
         headers = {k.lower(): v for k, v in self.headers.items()}
-        seen = SeenRequest(method, path, headers, body)
+        seen = SeenRequest(method, path, headers, body, client_port=int(self.client_address[1]))
         with server.lock:
             server.requests_seen.append(seen)
         ex = Exchange(server, method, path, headers, body)

@@ -94,7 +94,10 @@ class ScriptedHandler(BaseHTTPRequestHandler):
 
     def _record(self, method: str, body: Any) -> RecordedRequest:
         headers = {k.lower(): v for k, v in self.headers.items()}
-        record = RecordedRequest(method=method, path=self.path, headers=headers, body=body)
+        record = RecordedRequest(
+            method=method, path=self.path, headers=headers, body=body,
+            client_port=int(self.client_address[1]),
+        )  # fmt: skip
         state = self.scripted.state
         with state.lock:
             state.requests.append(record)

@@ -169,6 +169,7 @@ class RecordedRequest:
     cache_write_tokens: int = 0
     completion_tokens: int = 0
     outcome: str = "pending"  # ok | fault | disconnected | error | over_window
+    client_port: int = 0  # the connection it came on (a client that keeps it alive reuses it)
 
 
 class ScriptState:
