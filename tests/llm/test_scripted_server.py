@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
+from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
 
-from agent.llm.scripted.server import Script, ScriptedServer, count_tokens
+from agent.llm.scripted.server import Script, ScriptedServer, ThreadedServer, count_tokens
 
 BODY = {
     "model": "m",
@@ -187,3 +189,22 @@ def test_a_reply_read_to_its_end_has_already_moved_the_script_on(stream: bool) -
                 response.read()
             cursor_when_read = server.state.cursor
     assert cursor_when_read == 1
+
+
+def test_its_connections_send_without_nagles_delay() -> None:
+    """As the servers kiln talks to (asyncio's, Go's): on a connection kept alive, a reply
+    written in pieces would otherwise wait for the client's delayed acknowledgement."""
+    seen: list[int] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with ThreadedServer(Handler) as server:
+        httpx.get(f"http://127.0.0.1:{server.port}/")
+    assert seen and seen[0] != 0

@@ -9,6 +9,7 @@ with ScriptedServer([{"text": "hi"}]) as server:
 from __future__ import annotations
 
 import contextlib
+import socket
 import sys
 import threading
 import time
@@ -26,6 +27,15 @@ __all__ = ["FAULTS", "RecordedRequest", "Script", "ScriptedServer", "Turn", "cou
 
 class _QuietHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        """Each connection without Nagle's delay, as the servers kiln talks to have them
+        (asyncio's, Go's): http.server writes a reply's headers and its body (or each SSE
+        chunk) apart, and on a connection kept alive each later write would otherwise
+        wait for the client's delayed acknowledgement, some 40 ms a reply."""
+        sock, address = super().get_request()
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock, address
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client hanging up (cancellation, timeouts) is expected here, not an error."""
