@@ -6,7 +6,8 @@ each; the server already runs in the container and forks the process itself. Its
 comes back as the request's output frames, in pieces as they come, its stderr is watched
 for the launch's markers (sandbox/attached.py), and its input goes out as `feed` frames.
 It ends when its input does (a well-behaved server exits), when it is killed, or with the
-server; the sweep after a command leaves its session alone while it runs.
+server. It descends from the server, not from a command, so the sweep after a command
+leaves it alone; what it leaves running when it ends is killed with it.
 """
 
 from __future__ import annotations
