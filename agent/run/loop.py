@@ -267,7 +267,7 @@ async def _call_tool(run: Run, call: ToolCall, child: Any = None) -> None:
         raise limit_stop(reason, call.name)
     emit(ToolCallStarted(call.id, call.name, call.arguments, call.recovered_from_text))
     if call.recovered_from_text:
-        emit(Notice(f"Recovered a {call.name} call the model wrote as text."))
+        emit(Notice(f"Recovered the model's {call.name} call from the text it wrote."))
     if call.name in tools.EDIT_TOOLS:
         run.enter(Phase.EDIT)
     elif call.name == "run_tests":
