@@ -16,8 +16,9 @@ result carries its own. That start waits until the step's own checks (the diff, 
 checkpoint, the tests after the edit: what the run waits for) are done (`holding()`), so
 it takes the sandbox's CPUs while the model is asked, not while the tests run. A server
 that is missing from the image, slow (no answer within `[lsp] timeout_s` of an edit), or
-that crashes costs the session one notice, never the run; a missing or crashed one is not
-started again.
+that crashes costs the session one notice, never the run. A crashed one (or one that ended
+with the sandbox's command server) starts again at the next edit, MAX_RESTARTS times at
+most; a missing one is not started again.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ if TYPE_CHECKING:  # the client and the comparison load with the first edit they
 ROOT_URI = f"file://{WORKSPACE}"
 START_TIMEOUT_S = 30.0  # a cold start: the process, `initialize`, the first file checked
 MAX_IMPORTERS = 4  # files importing the edited one whose diagnostics are compared too
+MAX_RESTARTS = 2  # a server that keeps crashing is let go after this many new starts
 
 Emit = Callable[[Event], None]
 
@@ -61,7 +63,8 @@ class LanguageServers:
         self.servers = servers
         self.timeout_s = timeout_s
         self._started: dict[str, asyncio.Task[LspClient]] = {}
-        self._given_up: set[str] = set()  # missing or crashed: never asked again
+        self._given_up: set[str] = set()  # missing, or crashed once too often: never asked again
+        self._restarts: dict[str, int] = {}  # new starts after a crash, by server
         self._told: set[str] = set()  # servers whose trouble the person has heard of
         self._warm: set[str] = set()  # servers that have checked a file already
         # Checks of edits made while their server was cold, by path, until `late()` says them.
@@ -150,9 +153,13 @@ class LanguageServers:
             self._warm.add(server.name)
             return said
         except ServerEnded as ended:
-            self._given_up.add(server.name)
             process = ended.process or (client.process if client else None)
-            self._tell(server, _ended_sentence(server, process, ended.why), emit)
+            if self._restart_later(server, process):
+                said = _ended_sentence(server, process, ended.why, again=True)
+                self._tell(server, said, emit, key=f"{server.name} restarts")
+            else:
+                self._given_up.add(server.name)
+                self._tell(server, _ended_sentence(server, process, ended.why), emit)
         except TimeoutError:
             self._tell(server, _slow_sentence(server, time.monotonic() - started), emit)
         except LookupError as exc:  # the server refused a request: no word from it this time
@@ -290,6 +297,17 @@ class LanguageServers:
             raise
         return client
 
+    def _restart_later(self, server: LanguageServer, process: AttachedProcess | None) -> bool:
+        """A server whose process started and then ended starts again at the next edit
+        (cold: checked in the background), MAX_RESTARTS times a session; whether it will."""
+        restarts = self._restarts.get(server.name, 0)
+        if process is None or process.missing or restarts >= MAX_RESTARTS:
+            return False
+        self._restarts[server.name] = restarts + 1
+        self._started.pop(server.name, None)
+        self._warm.discard(server.name)
+        return True
+
     def _tell(
         self, server: LanguageServer, sentence: str, emit: Emit, key: str | None = None
     ) -> None:
@@ -314,7 +332,9 @@ NO_ATTACHING = (
 )
 
 
-def _ended_sentence(server: LanguageServer, process: AttachedProcess | None, why: str) -> str:
+def _ended_sentence(
+    server: LanguageServer, process: AttachedProcess | None, why: str, *, again: bool = False
+) -> str:
     command = server.command[0]
     if process is not None and process.missing:
         return (
@@ -324,6 +344,11 @@ def _ended_sentence(server: LanguageServer, process: AttachedProcess | None, why
         )
     said = process.stderr_tail.strip().splitlines()[-1:] if process is not None else [why]
     why = f" ({said[0][:160]})" if said and said[0] else ""
+    if again:
+        return (
+            f"The {server.name} language server ({command}) stopped{why}; kiln starts it "
+            "again at the next edit."
+        )
     return (
         f"The {server.name} language server ({command}) stopped{why}; edits go on without "
         "its diagnostics for the rest of the session."

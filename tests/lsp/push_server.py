@@ -1,7 +1,7 @@
 """A language server that only publishes (no pull, no tsserver): an error on each line
-holding the word FIXME, a second and a half late for a text holding SLOW. Run in the
-sandbox as an `[lsp.NAME]` server of the tests' own, it takes kiln's client down the path
-gopls and most servers take."""
+holding the word FIXME, a second and a half late for a text holding SLOW; it crashes on a
+text holding CRASH. Run in the sandbox as an `[lsp.NAME]` server of the tests' own, it
+takes kiln's client down the path gopls and most servers take."""
 
 import json
 import sys
@@ -47,5 +47,7 @@ while True:
         ]
         if "SLOW" in text:
             time.sleep(1.5)
+        if "CRASH" in text:
+            sys.exit("crashed on purpose")
         said = {"uri": document["uri"], "version": document["version"], "diagnostics": found}
         send({"method": "textDocument/publishDiagnostics", "params": said})

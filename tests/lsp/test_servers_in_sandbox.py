@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from agent import tools
 from agent.events import Event, Notice
-from agent.lsp.servers import LanguageServers
+from agent.lsp.servers import MAX_RESTARTS, LanguageServers
 from agent.lsp.specs import session_servers
 from agent.settings.config import LspServer, load_settings
 from sandbox.base import Sandbox
@@ -251,3 +251,29 @@ async def test_closing_the_servers_ends_a_start_still_under_way(box: Sandbox) ->
             break
         await asyncio.sleep(0.05)
     assert (await box.exec(count)).output.strip() == "0"
+
+
+async def test_a_crashed_server_starts_again_at_the_next_edit_a_few_times(box: Sandbox) -> None:
+    configured = {"fixmes": LspServer(command=("python3", "push_server.py"), extensions=(".fix",))}
+    servers = LanguageServers(box, session_servers(configured))
+    told: list[Event] = []
+    try:
+        await edit(servers, "crash.fix", None, "warm\n")
+        for _ in range(MAX_RESTARTS):
+            said, notices = await edit(servers, "crash.fix", "warm\n", "CRASH\n")
+            back, more = await edit(servers, "crash.fix", "warm\n", "FIXME back\n")
+            assert said == "" and back.splitlines()[1:] == [
+                "crash.fix:1:1: error: FIXME left in [fixme]"
+            ]
+            told += notices + more
+        _, crashed = await edit(servers, "crash.fix", "warm\n", "CRASH\n")  # once too often
+        gone, last = await edit(servers, "crash.fix", "warm\n", "FIXME still\n")
+        assert gone == "" and servers.running() == {}  # let go: not started again
+        told += crashed + last
+    finally:
+        await servers.close()
+        await box.write_file("crash.fix", b"")
+    messages = [n.message for n in told if isinstance(n, Notice)]
+    assert len(messages) == 2, messages
+    assert "stopped (crashed on purpose); kiln starts it again" in messages[0]
+    assert "stopped (crashed on purpose); edits go on without" in messages[1]
