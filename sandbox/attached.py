@@ -10,6 +10,8 @@ it ends when kiln closes it (its stdin closes), kills it, or with the sandbox.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 from typing import Protocol, runtime_checkable
 
@@ -36,29 +38,63 @@ def launch_argv(argv: list[str]) -> list[str]:
     return ["sh", "-c", LAUNCH, *argv]
 
 
-class LaunchWatch:
-    """What a process started by `launch_argv` says on stderr: its pid or that it is
-    missing (the launch's markers), then the last few KB it wrote."""
+class LaunchedProcess:
+    """What both ways of starting a process with `launch_argv` share (the command server's,
+    sandbox/channel_attached.py; a `docker exec`, sandbox/docker_attached.py): its stderr
+    read for the launch's markers (its pid, or that it is missing) and its last few KB
+    kept, its stdout handed to the loop in pieces from a reader thread, its input sent in
+    order. A subclass writes the input (`_write`) and closes or kills the process."""
 
-    def __init__(self) -> None:
-        self.pid: int | None = None
-        self.missing = False
-        self._kept = bytearray()
-
-    def add(self, data: bytes) -> None:
-        self._kept += data
-        if self.pid is None and not self.missing:
-            found = _PID_LINE.search(self._kept)
-            if found:
-                self.pid = int(found.group(1))
-                del self._kept[: found.end()]
-            elif MISSING_MARKER.encode() in self._kept:
-                self.missing = True
-        del self._kept[:-STDERR_KEPT]
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._out: asyncio.Queue[bytes] = asyncio.Queue()
+        self._send_lock = asyncio.Lock()
+        self._ended = False
+        self._pid: int | None = None
+        self._missing = False
+        self._stderr = bytearray()
 
     @property
-    def tail(self) -> str:
-        return self._kept.decode("utf-8", "replace")
+    def pid(self) -> int | None:
+        return self._pid
+
+    @property
+    def missing(self) -> bool:
+        return self._missing
+
+    @property
+    def stderr_tail(self) -> str:
+        return self._stderr.decode("utf-8", "replace")
+
+    async def send(self, data: bytes) -> None:
+        if self._ended:
+            raise ConnectionError("the process has ended")
+        async with self._send_lock:  # in order, and never blocking the loop on a full pipe
+            await self._write(data)
+
+    async def _write(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def receive(self) -> bytes:
+        if self._ended and self._out.empty():
+            return b""
+        return await self._out.get()
+
+    def _deliver(self, data: bytes) -> None:
+        """A piece of its stdout (b"": its end), from a reader thread."""
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            self._loop.call_soon_threadsafe(self._out.put_nowait, data)
+
+    def _watch_stderr(self, data: bytes) -> None:
+        self._stderr += data
+        if self._pid is None and not self._missing:
+            found = _PID_LINE.search(self._stderr)
+            if found:
+                self._pid = int(found.group(1))
+                del self._stderr[: found.end()]
+            elif MISSING_MARKER.encode() in self._stderr:
+                self._missing = True
+        del self._stderr[:-STDERR_KEPT]
 
 
 class AttachFailed(Exception):

@@ -14,22 +14,18 @@ import socket
 import struct
 import threading
 
-from sandbox.attached import AttachFailed, LaunchWatch, launch_argv
+from sandbox.attached import AttachFailed, LaunchedProcess, launch_argv
 from sandbox.docker_exec import ContainerMissing, exec_create
 from sandbox.engine import EngineUnavailable
 from sandbox.engine_api import Engine, EngineError, Hijacked
 
 
-class DockerAttached:
+class DockerAttached(LaunchedProcess):
     """One process started with `docker exec -i` (sandbox/attached.py's AttachedProcess)."""
 
     def __init__(self, stream: Hijacked, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop)
         self._stream = stream
-        self._loop = loop
-        self._out: asyncio.Queue[bytes] = asyncio.Queue()
-        self._said = LaunchWatch()
-        self._send_lock = asyncio.Lock()
-        self._ended = False
         threading.Thread(target=self._read_loop, name="kiln-attached", daemon=True).start()
 
     @classmethod
@@ -50,31 +46,11 @@ class DockerAttached:
             raise AttachFailed(f"the Docker engine refused: {exc}") from None
         return cls(stream, asyncio.get_running_loop())
 
-    @property
-    def pid(self) -> int | None:
-        return self._said.pid
-
-    @property
-    def missing(self) -> bool:
-        return self._said.missing
-
-    @property
-    def stderr_tail(self) -> str:
-        return self._said.tail
-
-    async def send(self, data: bytes) -> None:
-        if self._ended:
-            raise ConnectionError("the process has ended")
-        async with self._send_lock:  # in order, and never blocking the loop on a full pipe
-            try:
-                await asyncio.to_thread(self._stream.sendall, data)
-            except OSError as exc:
-                raise ConnectionError(str(exc)) from None
-
-    async def receive(self) -> bytes:
-        if self._ended and self._out.empty():
-            return b""
-        return await self._out.get()
+    async def _write(self, data: bytes) -> None:
+        try:
+            await asyncio.to_thread(self._stream.sendall, data)
+        except OSError as exc:
+            raise ConnectionError(str(exc)) from None
 
     async def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -104,7 +80,7 @@ class DockerAttached:
                     if kind == 1:
                         self._deliver(piece)
                     else:
-                        self._said.add(piece)
+                        self._watch_stderr(piece)
         except OSError:
             return
         finally:
@@ -120,7 +96,3 @@ class DockerAttached:
             chunks.append(data)
             n -= len(data)
         return b"".join(chunks)
-
-    def _deliver(self, data: bytes) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-            self._loop.call_soon_threadsafe(self._out.put_nowait, data)
