@@ -33,29 +33,28 @@ def messages(url: str) -> ModelClient:
     return AnthropicClient(profile, env={"ANTHROPIC_API_KEY": "k"})
 
 
+TURNS = [{"text": f"reply {n}"} for n in range(3)]
+
+
+async def three_replies(client: ModelClient) -> None:
+    try:
+        said = [(await collect(client, USER)).text for _ in TURNS]
+    finally:
+        await client.aclose()
+    assert said == ["reply 0", "reply 1", "reply 2"]
+
+
 @pytest.mark.parametrize("make", [chat, responses, messages])
 async def test_three_replies_come_on_one_connection(make: Callable[[str], ModelClient]) -> None:
-    turns = [{"text": f"reply {n}"} for n in range(3)]
-    with ScriptedServer(turns) as server:
-        client = make(server.base_url)
-        try:
-            said = [(await collect(client, USER)).text for _ in turns]
-        finally:
-            await client.aclose()
-    assert said == ["reply 0", "reply 1", "reply 2"]
+    with ScriptedServer(TURNS) as server:
+        await three_replies(make(server.base_url))
     assert len({request.client_port for request in server.chat_requests}) == 1
 
 
 async def test_ollamas_native_replies_come_on_one_connection_too() -> None:
-    turns = [{"text": f"reply {n}"} for n in range(3)]
-    with StrictServer("ollama", turns, model="qwen2.5-coder:7b") as server:
+    with StrictServer("ollama", TURNS, model="qwen2.5-coder:7b") as server:
         profile = ModelProfile(provider="ollama", base_url=server.base_url, model=server.model)
-        client = OllamaClient(profile, env={})
-        try:
-            said = [(await collect(client, USER)).text for _ in turns]
-        finally:
-            await client.aclose()
-    assert said == ["reply 0", "reply 1", "reply 2"]
+        await three_replies(OllamaClient(profile, env={}))
     assert len({request.client_port for request in server.chat_requests}) == 1
 
 

@@ -20,7 +20,7 @@ from agent.settings.config import LspServer, load_settings
 from sandbox.base import Sandbox
 from sandbox.factory import create_sandbox
 from tests.conftest import make_git_repo, require_docker
-from tests.sandbox.conftest import PROCESS_LINES
+from tests.sandbox.conftest import PROCESS_LINES, until
 from tests.scripted import tool_context
 
 pytestmark = [pytest.mark.docker, pytest.mark.asyncio(loop_scope="module")]
@@ -240,17 +240,13 @@ async def test_closing_the_servers_ends_a_start_still_under_way(box: Sandbox) ->
     said = await servers.check_edit(box, "a.mute", None, "x\n", [].append)
     assert said == ""  # cold: checked in the background
     count = f"{PROCESS_LINES} | grep -c '^sleep 30''9 ' || true"  # split: not itself
-    for _ in range(100):
-        if (await box.exec(count)).output.strip() == "1":
-            break
-        await asyncio.sleep(0.05)
-    assert (await box.exec(count)).output.strip() == "1"
+
+    async def running(expected: str) -> bool:
+        return (await box.exec(count)).output.strip() == expected
+
+    await until(lambda: running("1"), 5)
     await servers.close()
-    for _ in range(100):
-        if (await box.exec(count)).output.strip() == "0":
-            break
-        await asyncio.sleep(0.05)
-    assert (await box.exec(count)).output.strip() == "0"
+    await until(lambda: running("0"), 5)
 
 
 async def test_a_crashed_server_starts_again_at_the_next_edit_a_few_times(box: Sandbox) -> None:

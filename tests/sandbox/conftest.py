@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import inspect
 import os
 import shutil
 import stat
@@ -20,6 +22,17 @@ from tests.conftest import make_git_repo, require_docker
 # before the input, since a process that ends between the glob and the read makes the
 # shell itself complain, and that must not reach the count.
 PROCESS_LINES = "for p in /proc/[0-9]*; do tr '\\0' ' ' 2>/dev/null < $p/cmdline; echo; done"
+
+
+async def until(check: Callable[[], object], seconds: float = 30) -> None:
+    """Wait until `check()` holds (awaited when it answers with an awaitable), asking every
+    0.1 s; AssertionError after `seconds`."""
+    for _ in range(int(seconds / 0.1)):
+        said = check()
+        if await said if inspect.isawaitable(said) else said:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"still not so after {seconds}s")
 
 
 def tree_hash(root: Path) -> str:

@@ -13,7 +13,8 @@ from sandbox.attached import AttachedProcess
 from sandbox.channel_attached import ChannelAttached
 from sandbox.docker_attached import DockerAttached
 from sandbox.docker_backend import DockerSandbox
-from tests.sandbox.test_exec_server import KILL_SERVER, sleeps_left
+from tests.sandbox.conftest import until
+from tests.sandbox.test_exec_server import KILL_SERVER, sleeping
 
 MakeSandbox = Callable[..., DockerSandbox]
 
@@ -109,11 +110,8 @@ async def test_without_the_server_a_docker_exec_of_its_own_talks_the_same(
     assert isinstance(process, DockerAttached)
     await process.send(b"hello\n")
     assert await lines(process, 1) == [b"5"]
-    for _ in range(100):  # its stderr comes on a stream of its own: maybe a little later
-        if "err:hello" in process.stderr_tail:
-            break
-        await asyncio.sleep(0.05)
-    assert "err:hello" in process.stderr_tail
+    # Its stderr comes on a stream of its own: maybe a little later.
+    await until(lambda: "err:hello" in process.stderr_tail, 5)
     await process.close()  # its stream is let go of at once: nothing more comes
     assert await everything(process) == b""
 
@@ -125,15 +123,7 @@ async def test_a_kill_ends_it_and_what_it_started_at_once(
     sandbox = make_sandbox(repo)
     await sandbox.start()
     process = await sandbox.attach(["sh", "-c", "sleep 307 & sleep 308"], cwd="/workspace")
-    for _ in range(100):
-        if await sleeps_left(sandbox) == 2:
-            break
-        await asyncio.sleep(0.05)
-    assert await sleeps_left(sandbox) == 2
+    await until(lambda: sleeping(sandbox, 2), 5)
     await process.kill()  # neither reads its input: only a kill ends them
     assert await everything(process) == b""
-    for _ in range(100):
-        if await sleeps_left(sandbox) == 0:
-            break
-        await asyncio.sleep(0.05)
-    assert await sleeps_left(sandbox) == 0
+    await until(lambda: sleeping(sandbox, 0), 5)

@@ -12,7 +12,7 @@ import pytest
 from sandbox.base import SandboxError
 from sandbox.docker_backend import DockerSandbox
 from sandbox.exec_channel import Ended, ExecChannel
-from tests.sandbox.conftest import PROCESS_LINES
+from tests.sandbox.conftest import PROCESS_LINES, until
 
 MakeSandbox = Callable[..., DockerSandbox]
 
@@ -29,6 +29,10 @@ async def sleeps_left(sandbox: DockerSandbox) -> int:
     counting command does not count itself)."""
     count = await sandbox.exec(f"{PROCESS_LINES} | grep -c '^sleep 3''0[0-9] ' || true")
     return int(count.output.strip())
+
+
+async def sleeping(sandbox: DockerSandbox, count: int) -> bool:
+    return await sleeps_left(sandbox) == count
 
 
 @pytest.mark.docker
@@ -57,11 +61,7 @@ async def test_cancelling_a_command_kills_its_whole_tree(
     assert await sleeps_left(sandbox) == 2
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
-    for _ in range(50):
-        if await sleeps_left(sandbox) == 0:
-            break
-        await asyncio.sleep(0.1)
-    assert await sleeps_left(sandbox) == 0
+    await until(lambda: sleeping(sandbox, 0), 5)
     assert "never.txt" not in (await sandbox.exec("ls")).output
 
 

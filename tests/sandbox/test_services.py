@@ -7,7 +7,6 @@ sandbox."""
 
 from __future__ import annotations
 
-import asyncio
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +20,7 @@ from sandbox.common import WorkspaceSandbox
 from sandbox.docker_backend import DockerSandbox
 from sandbox.quota import scan
 from sandbox.services import DISK, EXITED, LOG_KEEP, STOPPED, Service
-from tests.sandbox.conftest import PROCESS_LINES
+from tests.sandbox.conftest import PROCESS_LINES, until
 
 MakeSandbox = Callable[..., WorkspaceSandbox]
 MB = 1 << 20
@@ -34,14 +33,6 @@ FETCH = (
 def count(marker: str) -> str:
     """A command printing how many processes carry `marker` in their command line."""
     return f"{PROCESS_LINES} | grep -v grep | grep -c {marker} || true"
-
-
-async def until(check: Callable[[], object], seconds: float = 30) -> None:
-    for _ in range(int(seconds / 0.1)):
-        if await check() if asyncio.iscoroutinefunction(check) else check():
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"still not so after {seconds}s")
 
 
 def running_names(container: docker.models.containers.Container) -> set[str]:
