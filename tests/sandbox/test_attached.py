@@ -71,6 +71,21 @@ async def test_the_server_starts_it_and_it_talks_both_ways_until_its_input_ends(
 
 
 @pytest.mark.docker
+@pytest.mark.parametrize("way", ["server", "docker exec"])
+async def test_it_yields_the_cpus_to_the_commands_the_run_waits_for(
+    repo: Path, make_sandbox: MakeSandbox, way: str
+) -> None:
+    sandbox = make_sandbox(repo)
+    sandbox.command_server = way == "server"
+    await sandbox.start()
+    niceness = "import os; print(os.nice(0), flush=True)"
+    process = await sandbox.attach(["python3", "-c", niceness], cwd="/workspace")
+    assert isinstance(process, ChannelAttached if way == "server" else DockerAttached)
+    command = await sandbox.exec(f"python3 -c '{niceness}'")
+    assert (await everything(process), command.output) == (b"19\n", "0\n")
+
+
+@pytest.mark.docker
 async def test_a_missing_program_is_told_apart_from_a_crash(
     repo: Path, make_sandbox: MakeSandbox
 ) -> None:
