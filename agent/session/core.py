@@ -16,6 +16,7 @@ command in `baseline.py`; a resume in `resume.py`; apply, commit and undo in vcs
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import functools
@@ -90,17 +91,26 @@ class Session(SessionParts, SessionJobs):
             from agent.session import resume  # here: only a resumed session loads it
 
             await resume.reapply(self.sandbox, self._restore_diff)
-        window, changed = await startup.calibrated_while_checked(
-            parts.window, client.profile, self.conversation, self._system_prompt, parts.asked
-        )
         if self.store is None:
             self.store = Store()
-        self._deps = await startup.loop_deps(
+        # The loop's dependencies are made while the test runner check runs in the sandbox;
+        # the check may still change the test command they hold.
+        making = asyncio.ensure_future(startup.loop_deps(
             self.repo, self.settings, client, self.policy, self.sandbox, self.gate,
             self.conversation, self.tests, with_skills(self.skills, self.mcp), self.hooks,
-            functools.partial(self.store.record_request, self.session_id), window,
-            self.start_notes,
-        )  # fmt: skip
+            functools.partial(self.store.record_request, self.session_id), self.start_notes,
+        ))  # fmt: skip
+        try:
+            window, changed = await startup.calibrated_while_checked(
+                parts.window, client.profile, self.conversation, self._system_prompt, parts.asked
+            )
+            deps = await making
+        except BaseException:
+            making.cancel()
+            raise
+        deps.window = window
+        deps.tool_context.test_command = self.tests.command
+        self._deps = deps
         if changed:
             self._said_test_command(changed)
 

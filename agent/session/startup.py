@@ -285,11 +285,11 @@ async def loop_deps(
     mcp: ExternalTools | None,
     hooks: HookRunner,
     on_request: OnRequest,
-    window: Window,
     notes: list[str],
 ) -> LoopDeps:
-    """What every run of the session needs, made once: the tools' context, the meter, the
-    window (calibrated on the system prompt already), the fast model."""
+    """What every run of the session needs, made once: the tools' context, the meter (its
+    price table read in a thread: a few ms of parsing), the fast model; the caller sets the
+    window once it is calibrated on the system prompt."""
     context = tools.ToolContext(
         sandbox=sandbox,
         settings=settings,
@@ -306,11 +306,10 @@ async def loop_deps(
         client=client,
         tool_context=context,
         conversation=conversation,
-        meter=Meter(pricing_for(client.profile, settings)),
+        meter=Meter(await asyncio.to_thread(pricing_for, client.profile, settings)),
         policy=policy,
         before_change=tests.wait,
         tests_before=lambda: tests.before,
         on_request=on_request,
-        window=window,
         fast=await fast_model(settings, notes),
     )
