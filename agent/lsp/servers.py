@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import importlib
 import posixpath
 import shlex
 import time
@@ -73,6 +74,7 @@ class LanguageServers:
         self._holds = 0  # steps whose tools and checks are running (holding())
         self._step_done = asyncio.Event()
         self._step_done.set()
+        self._loaded: asyncio.Future[None] | None = None  # the client's modules (_load_client)
 
     def server_for(self, path: str) -> LanguageServer | None:
         ending = posixpath.splitext(path)[1].lower()
@@ -91,6 +93,7 @@ class LanguageServers:
             self._tell(server, NO_ATTACHING, emit, key="")
             return ""
         if server.name not in self._warm:  # its start must not hold the edit
+            self._load_client()
             later = asyncio.ensure_future(self._check_later(server, path, before, after, emit))
             self._late.append((path, later))
             return ""
@@ -113,7 +116,16 @@ class LanguageServers:
         self, server: LanguageServer, path: str, before: str | None, after: str, emit: Emit
     ) -> str:
         await self._step_done.wait()
+        assert self._loaded is not None
+        await self._loaded
         return await self._check(server, path, before, after, emit)
+
+    def _load_client(self) -> None:
+        """The client and the comparison (a few ms of imports) load in a thread from the
+        first edit on, while the edit's own checks wait on the sandbox, not later on the
+        event loop, where the step after it would wait for them."""
+        if self._loaded is None:
+            self._loaded = asyncio.ensure_future(asyncio.to_thread(_load_client_modules))
 
     def late(self) -> str:
         """What edits made while their server was cold introduced, for the checks that have
@@ -316,6 +328,11 @@ class LanguageServers:
         if told not in self._told:
             self._told.add(told)
             emit(Notice(sentence, Level.WARNING))
+
+
+def _load_client_modules() -> None:
+    for name in ("agent.lsp.client", "agent.lsp.diagnostics"):
+        importlib.import_module(name)
 
 
 def language_servers(settings: Settings, sandbox: Sandbox) -> LanguageServers | None:
