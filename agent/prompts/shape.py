@@ -53,8 +53,11 @@ QUESTION_OPENERS = frozenset({
     "what", "what's", "whats", "why", "how", "where", "where's", "which", "who", "whom",
     "whose", "when", "explain", "describe", "summarise", "summarize", "tell",
 })  # fmt: skip
+# The patterns here are strings that `re` compiles on first use and keeps in its cache: a
+# request needs a few of them, and compiling all of them at import took 3 ms of every start.
+#
 # Wrong behaviour reported: a change, whatever the wording.
-_WRONG = re.compile(
+_WRONG = (
     r"\binstead of\b|\bsupposed to\b|\w\s+should(?:n'?t| not)?\b(?!\s+(?:i|we)\b)|^shouldn'?t\b"
     r"|^how come\b|^why (?:is|are|does|do|did|was|were|would|will|can)(?:n'?t| not)\b"
     r"|^why (?:is|are|does|do)\b[^?]*\b(?:still|missing|gone|lost|duplicated|twice)\b"
@@ -64,31 +67,29 @@ _WRONG = re.compile(
     r"|not working|hangs?|takes forever|defeats the purpose)\b"
 )
 # "I'd like it bumped to 8 hours", "we want this cached": a change wished for.
-_WISHED = re.compile(
+_WISHED = (
     r"\b(?:i'?d|i would|we'?d|we would) (?:like|love|prefer)\b(?! to (?:know|understand|learn|"
     r"see|ask|hear|check))|\b(?:i|we) (?:want|need) (?:it|this|that|them)\b"
 )
 # "walk me through the webhook": an explanation asked for without a question word.
-_EXPLAIN_ASKED = re.compile(
+_EXPLAIN_ASKED = (
     r"^(?:walk me through|help me understand|give me an overview"
     r"|(?:i'?d|i would) like to (?:know|understand|learn))\b"
 )
 # "When I run X, it ignores --since": a clause setting the scene, not a question word.
-_SCENE = re.compile(
-    r"^(?:when|whenever|if|after|once)\s+(?:i|we|you|they|it|someone|users?|people)\b"
-)
+_SCENE = r"^(?:when|whenever|if|after|once)\s+(?:i|we|you|they|it|someone|users?|people)\b"
 # "why does X return None?", "any idea why the build hangs?": asking the cause of what the
 # code does is a report of it, unless the person asks for the reasons behind a choice.
-_WHY = re.compile(r"^(?:why|any idea why|is there a reason(?: why)?)\b\s*")
-_CHOICE_OF_OURS = re.compile(r"^why (?:do|did|are|were|is|does|would|should) (?:we|you|i|they)\b")
-_REASONS_ASKED = re.compile(
+_WHY = r"^(?:why|any idea why|is there a reason(?: why)?)\b\s*"
+_CHOICE_OF_OURS = r"^why (?:do|did|are|were|is|does|would|should) (?:we|you|i|they)\b"
+_REASONS_ASKED = (
     r"\b(?:reasons?|reasoning|rationale|deliberate(?:ly)?|intentional(?:ly)?|on purpose"
     r"|by design|assume|understand|curious|confirm(?:ing)?|explains?|expected behaviou?r)\b"
 )
 # A path of code such as `LruCache::insert`: its colons are not the sentence's.
-_CODE_PATH = re.compile(r"\b[\w.]+(?:::[\w.]+)+")
+_CODE_PATH = r"\b[\w.]+(?:::[\w.]+)+"
 # "don't change anything, just tell me": only an answer is wanted, whatever else is said.
-_ONLY_AN_ANSWER = re.compile(
+_ONLY_AN_ANSWER = (
     r"\b(?:do not|don'?t|dont)\s+(?:change|fix|edit|modify|touch)\s+(?:anything|it|this|that)\b"
     r"(?!\s+else)(?!\s+(?:but|and|to|in|so)\b)"
     r"|\bno (?:edits|code changes)\b|\bjust (?:tell me|explain|curious)\b"
@@ -96,9 +97,9 @@ _ONLY_AN_ANSWER = re.compile(
     r"|\bnot (?:asking|looking) for (?:a )?(?:change|fix)"
 )
 # "could the CLI also accept...", "can fetch_prices take...": more asked of the code.
-_CAPABILITY = re.compile(r"^(?:could|can)\s+(?!i\b|we\b|you\b|someone\b|one\b)\S")
+_CAPABILITY = r"^(?:could|can)\s+(?!i\b|we\b|you\b|someone\b|one\b)\S"
 # "would it be possible to export...", "is it possible to add...": a feature asked for.
-_POSSIBLE = re.compile(r"^(?:would|is|will)\s+it\s+(?:be\s+)?possible\s+to\b")
+_POSSIBLE = r"^(?:would|is|will)\s+it\s+(?:be\s+)?possible\s+to\b"
 # "can we make...", "should we drop...": a change proposed as a question.
 _PROPOSED = ("can", "could", "should", "shall")
 # Words a command may open with before its verb: "please fix", "now add", "then remove".
@@ -108,8 +109,8 @@ LEAD_INS = frozenset(["please", "now", "then", "also", "and", "so", "just", "kin
 # you please add", "describe it, then update the README", "I want you to add".
 COMMAND_BEFORE = frozenset(["you", "please", "then", "just"])
 # Code quoted in backticks: its dots and question marks are not the sentence's.
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
-_ONLY_CODE = re.compile(r"[\s.?!;:]*(?:code[\s.?!;:]*)*")  # a "sentence" of quoted code alone
+_CODE_SPAN = r"`[^`\n]*`"
+_ONLY_CODE = r"[\s.?!;:]*(?:code[\s.?!;:]*)*"  # a "sentence" of quoted code alone
 
 _OBJECTS = frozenset(["it", "them"])
 # Before a verb, these make it a statement or a question, not a command.
@@ -117,30 +118,33 @@ _SUBJECTS = frozenset([
     "i", "we", "you", "they", "it", "he", "she", "do", "does", "did", "will", "would", "can",
     "could", "should", "might", "must", "may", "shall", "not", "never", "to", "i'll", "we'll",
 ])  # fmt: skip
-_SENTENCE = re.compile(r"[^.?!;:\n]+[.?!;:\n]*")
-_WORD = re.compile(r"[a-z][a-z_'0-9-]*")
+_SENTENCE = r"[^.?!;:\n]+[.?!;:\n]*"
+_WORD = r"[a-z][a-z_'0-9-]*"
 
 
 def shape_of(task: str) -> TaskShape:
     """The shape the person's words give `task`: QUESTION or CHANGE."""
-    words = _CODE_PATH.sub("code", _CODE_SPAN.sub("code", task.lower()))
-    sentences = [s.strip() for s in _SENTENCE.findall(words) if not _ONLY_CODE.fullmatch(s)]
-    if _ONLY_AN_ANSWER.search(task.lower()):
+    words = re.sub(_CODE_PATH, "code", re.sub(_CODE_SPAN, "code", task.lower()))
+    sentences = [s.strip() for s in re.findall(_SENTENCE, words) if not re.fullmatch(_ONLY_CODE, s)]
+    if re.search(_ONLY_AN_ANSWER, task.lower()):
         return TaskShape.QUESTION
     if not sentences or any(_commands_a_change(s) for s in sentences):
         return TaskShape.CHANGE
     if any(
-        _WRONG.search(s) or _CAPABILITY.match(s) or _POSSIBLE.match(s) or _WISHED.search(s)
+        re.search(_WRONG, s)
+        or re.match(_CAPABILITY, s)
+        or re.match(_POSSIBLE, s)
+        or re.search(_WISHED, s)
         for s in sentences
     ):
         return TaskShape.CHANGE
-    first, first_words = sentences[0], _WORD.findall(sentences[0])
+    first, first_words = sentences[0], re.findall(_WORD, sentences[0])
     if _asks_a_cause(first, words):
         return TaskShape.CHANGE
     opens_as_question = bool(first_words) and first_words[0] in QUESTION_OPENERS
-    if _SCENE.match(first) and not first.endswith("?"):
+    if re.match(_SCENE, first) and not first.endswith("?"):
         opens_as_question = False
-    opens_as_question = opens_as_question or bool(_EXPLAIN_ASKED.match(first))
+    opens_as_question = opens_as_question or bool(re.match(_EXPLAIN_ASKED, first))
     if opens_as_question or sentences[-1].endswith("?"):
         return TaskShape.QUESTION
     return TaskShape.CHANGE
@@ -148,15 +152,15 @@ def shape_of(task: str) -> TaskShape:
 
 def _asks_a_cause(first: str, words: str) -> bool:
     """ "why does X ...?" about what the code does, not the reasons for a choice."""
-    opener = _WHY.match(first)
-    if opener is None or _CHOICE_OF_OURS.match(first):
+    opener = re.match(_WHY, first)
+    if opener is None or re.match(_CHOICE_OF_OURS, first):
         return False
-    return not _REASONS_ASKED.search(words[opener.end() :])
+    return not re.search(_REASONS_ASKED, words[opener.end() :])
 
 
 def _commands_a_change(sentence: str) -> bool:
     """A change verb used as a command in this sentence."""
-    words = _WORD.findall(sentence)
+    words = re.findall(_WORD, sentence)
     start = 0
     while start < len(words) and words[start] in LEAD_INS:
         start += 1
@@ -179,7 +183,7 @@ def _commands_a_change(sentence: str) -> bool:
     # that asks nothing.
     if not sentence.rstrip().endswith("?"):
         for clause in sentence.split(",")[1:]:
-            first = [w for w in _WORD.findall(clause)[:3] if w not in LEAD_INS][:1]
+            first = [w for w in re.findall(_WORD, clause)[:3] if w not in LEAD_INS][:1]
             if first and first[0] in CHANGE_VERBS:
                 return True
     return False
@@ -187,7 +191,7 @@ def _commands_a_change(sentence: str) -> bool:
 
 # A change that leaves what the code does as it is: its evidence is the tests passing before
 # and after it (agent/run/evidence.py), not a test that failed before. Said outright...
-_KEEP_SAID = re.compile(
+_KEEP_SAID = (
     r"\bno (?:behaviou?r|functional|logic) changes?\b|\bsame behaviou?r\b(?! as\b)"
     r"|\bwithout changing (?:the |its |any )?(?:behaviou?r|logic|output|api)\b"
     r"|\bbehaviou?r[- ]preserving\b|\bpure refactor|\b(?:formatting|whitespace|indentation) only\b"
@@ -195,7 +199,7 @@ _KEEP_SAID = re.compile(
     r"(?:the same|unchanged)\b"
 )
 # ... or asked as work on names, structure or text around the code: a verb of that work...
-_KEEP_VERB = re.compile(
+_KEEP_VERB = (
     # (a verb, not the noun of "lost in the refactor"; a formatter run, not a colour)
     r"(?<!the )(?<!a )(?<!that )\b(?:renam\w*|refactor\w*|re-?format\w*|lint\w*|tidy"
     r"|clean(?:s|ed|ing)? up|reorgani[sz]\w*|sort the imports|gofmt|isort|rustfmt"
@@ -205,18 +209,18 @@ _KEEP_VERB = re.compile(
     r"(?:module|file|package|helper|function|class|method)s?\b"
 )
 # ... or an addition or fix of text that does not run: docs, comments, hints, typos.
-_KEEP_TEXT = re.compile(
+_KEEP_TEXT = (
     r"\b(?:add|write|update|fix|improve|correct|document|clean)\w*\s+(?:\S+\s+){0,3}?"
     r"(?:docstrings?|comments?|docs|documentation|readme|type hints?|annotations?|typos?)\b"
 )
 # Words that ask for something to work differently, whatever else the request says.
-_BEHAVING = re.compile(
+_BEHAVING = (
     r"\b(?:implement\w*|support\w*|handle[sd]?|allow\w*|accept\w*|returns?|raises?|validat\w*"
     r"|cach\w*|optimi[sz]\w*|speed|faster|enable\w*|disable\w*|skip\w*|ignor\w*|exclud\w*"
     r"|treat\w*|new (?:flag|option|command|feature))\b"
 )
 # "add a docstring", "add type hints": an addition that changes nothing that runs.
-_ADD_KEEPING = re.compile(
+_ADD_KEEPING = (
     r"\badd\w*\s+(?:\w+\s+){0,3}?(?:docstrings?|comments?|type hints?|annotations?|docs)\b"
 )
 
@@ -226,34 +230,34 @@ def keeps_behaviour(task: str) -> bool:
     formatting, type hints, said as such. Conservative (a change taken for one that keeps
     behaviour would count tests that passed before as evidence): a report of wrong
     behaviour, a feature's verbs, or an `add` of anything but docs or hints makes it False."""
-    lower = _CODE_SPAN.sub("code", task.lower())
-    if _WRONG.search(lower) or _BEHAVING.search(lower):
+    lower = re.sub(_CODE_SPAN, "code", task.lower())
+    if re.search(_WRONG, lower) or re.search(_BEHAVING, lower):
         return False
     adds = re.findall(r"\badd\w*\b", lower)
-    if len(adds) > len(_ADD_KEEPING.findall(lower)):
+    if len(adds) > len(re.findall(_ADD_KEEPING, lower)):
         return False
-    if _KEEP_SAID.search(lower) or _KEEP_VERB.search(lower):
+    if re.search(_KEEP_SAID, lower) or re.search(_KEEP_VERB, lower):
         return True
-    text = _KEEP_TEXT.search(lower)
+    text = re.search(_KEEP_TEXT, lower)
     if text is None:
         return False
     # "update the docs and the parser so...": the text, and code besides it; "... and bump
     # the engines": another change, asked with it.
     rest = lower[text.end() :]
     more = re.match(r"\s+and\s+(?:the\s+|its\s+)?(\w+)", rest)
-    if more is not None and not _KEEP_TEXT.search(f"add {more.group(1)}"):
+    if more is not None and not re.search(_KEEP_TEXT, f"add {more.group(1)}"):
         return False
     for also in re.finditer(r"(?:\band|\bthen|\balso|,)\s+(\w+)", rest):
-        if also.group(1) in CHANGE_VERBS and not _KEEP_TEXT.match(rest[also.start(1) :]):
+        if also.group(1) in CHANGE_VERBS and not re.match(_KEEP_TEXT, rest[also.start(1) :]):
             return False
     return True
 
 
-_TESTS = re.compile(r"\b(?:tests?|unit ?tests?|test cases?|coverage|specs?)\b")
+_TESTS = r"\b(?:tests?|unit ?tests?|test cases?|coverage|specs?)\b"
 
 
 def asks_for_tests(task: str) -> bool:
     """The request asks for tests, not for code to behave differently ("add tests for the
     parser", "cover parse_size with unit tests"); a report of wrong behaviour never is."""
     lower = task.lower()
-    return bool(_TESTS.search(lower)) and not _WRONG.search(lower)
+    return bool(re.search(_TESTS, lower)) and not re.search(_WRONG, lower)
