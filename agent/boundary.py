@@ -15,11 +15,15 @@ import dataclasses
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agent.errors import KilnError, SandboxError
 from agent.settings.config import Settings
 from sandbox.base import Sandbox
 from sandbox.base import SandboxError as SandboxProblem
+
+if TYPE_CHECKING:
+    from sandbox.launch import EarlyLaunch
 
 BWRAP_FALLBACK = (
     "No Docker engine answers, so this session runs in the bubblewrap sandbox (no network, "
@@ -44,14 +48,20 @@ def backend_chosen(settings: Settings) -> bool:
     return settings.sources.get("sandbox.backend", "default") != "default"
 
 
-def create_sandbox(repo: Path, settings: Settings, session_id: str, backend: str = "") -> Sandbox:
+def create_sandbox(
+    repo: Path,
+    settings: Settings,
+    session_id: str,
+    backend: str = "",
+    early: EarlyLaunch | None = None,
+) -> Sandbox:
     from sandbox.factory import create_sandbox as create
 
     config = settings.sandbox
     if backend:
         config = dataclasses.replace(config, backend=backend)
     with one_sentence():
-        return create(repo, config, session_id=session_id)
+        return create(repo, config, session_id=session_id, early=early)
 
 
 async def start_sandbox(
@@ -62,16 +72,18 @@ async def start_sandbox(
     notice: Callable[[str], None],
     progress: Callable[[str], None] | None = None,
     waiting: Callable[[], None] | None = None,
+    early: EarlyLaunch | None = None,
 ) -> Sandbox:
     """Create (the backend's import is slow: in a thread) and start the session's sandbox.
 
     `made` gets every sandbox before it starts, so the caller closes whatever was made.
     `progress` gets each line a long start prints (the repository's setup). `waiting` is
     called once the start has nothing left to do but wait for the engine (`Sandbox.waiting`).
+    `early`: its container's launch, begun already (sandbox/launch.py).
     """
     from sandbox.engine import EngineUnavailable
 
-    box = await asyncio.to_thread(create_sandbox, repo, settings, session_id)
+    box = await asyncio.to_thread(create_sandbox, repo, settings, session_id, "", early)
     made.append(box)
     if waiting is not None:
         box.waiting = waiting

@@ -120,7 +120,7 @@ def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=finite_number, help="wall-clock limit in seconds")
     run.add_argument("--output-format", choices=["text", "json", "stream-json"], default="text")
     run.add_argument("--test-command", help="the command that runs the tests")
-    run.set_defaults(handler="agent.headless.attempts:main", exit_at_once=True)
+    run.set_defaults(handler="agent.headless.start:main", exit_at_once=True)
 
     batch = sub.add_parser("batch", help="run many tasks headless, in parallel, resumably")
     _session_flags(batch, repo=False)  # the model and sandbox of lines that name none

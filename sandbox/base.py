@@ -14,6 +14,8 @@ from sandbox.config import SandboxConfig as SandboxConfig
 from sandbox.services import READ_MOST, Service, ServiceOutput
 
 PROBE_TIMEOUT_S = 30.0
+# Where a process's output goes, piece by piece.
+Sink = Callable[[bytes], None]
 PROBE_KEPT = 65536  # a probe's output kept, at most: it answers in a line or two
 
 

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from sandbox import gitstate, setup, workspace
-from sandbox.base import SandboxConfig, SandboxError
-from sandbox.common import RunOutcome, Sink, WorkspaceSandbox, safe_relpath, sandbox_env
+from sandbox.base import SandboxConfig, SandboxError, Sink
+from sandbox.common import RunOutcome, WorkspaceSandbox, safe_relpath
+from sandbox.config import sandbox_env
 
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 

@@ -7,16 +7,17 @@ deadline) and `_write_file`; everything else here is written once on top of them
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import shlex
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypeVar
 
 from sandbox import gitstate, quota, strays
-from sandbox.base import PROBE_KEPT, PROBE_TIMEOUT_S, ExecResult, SandboxConfig, SandboxError
+from sandbox.base import PROBE_KEPT, PROBE_TIMEOUT_S, ExecResult, SandboxConfig, SandboxError, Sink
 from sandbox.idle_watch import IdleDiskWatch
 from sandbox.output import OutputCapture
 from sandbox.services import (
@@ -31,38 +32,13 @@ from sandbox.services import (
 from sandbox.sizes import parse_bytes
 from sandbox.workspace import Layout
 
+T = TypeVar("T")
+
 # Exit status of `timeout` when it had to stop the command.
 _TIMEOUT_EXIT = 124
 _KILLED_EXIT = 137
 # A process killed by SIGXFSZ: it wrote past the file size limit, which is the disk limit.
 _FILE_TOO_BIG_EXIT = 128 + 25
-
-SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-HOME = "/tmp/kiln-home"
-
-
-def sandbox_env(config: SandboxConfig) -> dict[str, str]:
-    """The whole environment inside: nothing inherited from kiln, nothing that can prompt."""
-    env = {
-        "PATH": SAFE_PATH,
-        "HOME": HOME,
-        "LANG": "C.UTF-8",
-        "TERM": "dumb",
-        "PAGER": "cat",
-        "GIT_PAGER": "cat",
-        "MANPAGER": "cat",
-        "EDITOR": "true",
-        "VISUAL": "true",
-        "GIT_EDITOR": "true",
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_ASKPASS": "true",
-        "DEBIAN_FRONTEND": "noninteractive",
-        "PYTHONUNBUFFERED": "1",
-        # Python run inside must not leave __pycache__ files in the diff a person reviews.
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    env.update(config.env)
-    return env
 
 
 @dataclass(frozen=True)
@@ -73,9 +49,6 @@ class RunOutcome:
     oom_killed: bool = False
     deadline_hit: bool = False  # kiln gave up waiting (the in-sandbox timeout failed)
     strays: int = 0  # processes it left outside its process group, killed when it ended
-
-
-Sink = Callable[[bytes], None]
 
 
 def command_argv(cmd: str, timeout: float) -> list[str]:
@@ -273,7 +246,7 @@ class WorkspaceSandbox:
         try:
             before = await asyncio.to_thread(self._scan, layout)
             run = self._run_command(cmd, limit, capture.feed, workdir)
-            outcome = await quota.watched(run, layout.root, disk_limit, before.used)
+            outcome = await _watched(run, layout.root, disk_limit, before.used)
         except quota.DiskQuotaHit as hit:
             outcome = RunOutcome(_KILLED_EXIT)
             stopped_by = self._disk_sentence(f"it had written {quota.human_bytes(hit.used)}")
@@ -523,3 +496,37 @@ def _ignore(_line: str) -> None:
 
 def _nothing() -> None:
     pass
+
+
+# How often usage is measured: at least this often, and never spending more than a tenth
+# of the time walking the tree (a workspace of 100k files takes a while to walk).
+_MIN_INTERVAL_S = 0.1
+_WALK_SHARE = 0.1
+
+
+async def _watched(work: Awaitable[T], root: Path, limit: int, start: int) -> T:
+    """Await `work`; cancel it and raise DiskQuotaHit once `root` grows past `limit`.
+
+    Only growth from `start` counts: a workspace already over the limit (a command was
+    stopped there) may still run commands that delete or only read.
+    """
+    task = asyncio.ensure_future(work)
+    interval = _MIN_INTERVAL_S
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=interval)
+            if done:
+                return task.result()
+            began = time.monotonic()
+            used = (await asyncio.to_thread(quota.scan, root)).used
+            interval = max(_MIN_INTERVAL_S, (time.monotonic() - began) / _WALK_SHARE)
+            if used > limit and used > start:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                raise quota.DiskQuotaHit(used)
+    finally:
+        if not task.done():  # cancelled from outside: the command goes too
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

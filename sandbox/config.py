@@ -98,3 +98,31 @@ class SandboxConfig:
             "and the task), beside kiln's own; not settable from files."
         },
     )
+
+
+SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+HOME = "/tmp/kiln-home"
+
+
+def sandbox_env(config: SandboxConfig) -> dict[str, str]:
+    """The whole environment inside: nothing inherited from kiln, nothing that can prompt."""
+    env = {
+        "PATH": SAFE_PATH,
+        "HOME": HOME,
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "PAGER": "cat",
+        "GIT_PAGER": "cat",
+        "MANPAGER": "cat",
+        "EDITOR": "true",
+        "VISUAL": "true",
+        "GIT_EDITOR": "true",
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_ASKPASS": "true",
+        "DEBIAN_FRONTEND": "noninteractive",
+        "PYTHONUNBUFFERED": "1",
+        # Python run inside must not leave __pycache__ files in the diff a person reviews.
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    env.update(config.env)
+    return env

@@ -13,11 +13,11 @@ from typing import Any
 
 from sandbox import gitstate, workspace
 from sandbox.base import SandboxConfig
-from sandbox.exec_channel import launch_command
 from sandbox.services import SERVICES
 from sandbox.sizes import parse_bytes
 
 TMPFS_PATHS = ("/tmp", "/var/tmp")
+SERVER_ARGV = ["python3", "-I", "-S", "-c"]  # the command server, given its source
 
 # What the engine's own network setup would have put in /etc/hosts for a container
 # with no network.
@@ -133,3 +133,29 @@ def _mounts(repo: Path, layout: workspace.Layout, config: SandboxConfig) -> list
 
 def _mount(target: str, source: str, kind: str, *, read_only: bool = False) -> dict[str, Any]:
     return {"Target": target, "Source": source, "Type": kind, "ReadOnly": read_only}
+
+
+# The container's main process: the server in the background, reading the attached stdin
+# (kept on fd 3: a background job's stdin would be /dev/null). The shell waits for it and
+# says on stderr when it ended: the attached streams stay open while the container runs,
+# so this is how kiln learns at once that a command killed the server. `sleep` then holds
+# the container up, so that does not end the container. Without python3 another marker
+# ends kiln's wait for the server at once.
+NO_PYTHON_MARKER = b"kiln-no-python3"
+ENDED_MARKER = b"kiln-server-ended"
+LAUNCH = (
+    "exec 3<&0; if command -v python3 >/dev/null 2>&1; "
+    'then python3 -I -S -c "$0" <&3 3<&- & exec 3<&-; wait $!; '
+    f"echo {ENDED_MARKER.decode()} >&2; "
+    f"else echo {NO_PYTHON_MARKER.decode()} >&2; fi; "
+    "exec sleep infinity </dev/null >/dev/null 2>&1"
+)
+
+
+def launch_command() -> list[str]:
+    """The container's Cmd that starts the server along with the container."""
+    return ["sh", "-c", LAUNCH, server_source()]
+
+
+def server_source() -> str:
+    return Path(__file__).with_name("exec_server.py").read_text(encoding="utf-8")

@@ -18,24 +18,17 @@ import shlex
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from sandbox import container_spec, engine, engine_api, gitstate, reaper, setup, strays, workspace
+from sandbox import engine, gitstate, reaper, setup, strays, workspace
 from sandbox.attached import AttachedProcess, AttachFailed
-from sandbox.base import SandboxConfig, SandboxError, SandboxGone
-from sandbox.common import (
-    RunOutcome,
-    Sink,
-    WorkspaceSandbox,
-    command_argv,
-    safe_relpath,
-    sandbox_env,
-)
+from sandbox.base import SandboxConfig, SandboxError, SandboxGone, Sink
+from sandbox.common import RunOutcome, WorkspaceSandbox, command_argv, safe_relpath
 from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
 from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel
+from sandbox.launch import ContainerLaunch, EarlyLaunch, new_launch
 from sandbox.service_table import ServiceTable
 
 T = TypeVar("T")
@@ -44,19 +37,26 @@ T = TypeVar("T")
 class DockerSandbox(WorkspaceSandbox):
     backend = "docker"
 
-    def __init__(self, repo: Path, config: SandboxConfig, *, session_id: str | None = None) -> None:
+    def __init__(
+        self,
+        repo: Path,
+        config: SandboxConfig,
+        *,
+        session_id: str | None = None,
+        early: EarlyLaunch | None = None,
+    ) -> None:
         super().__init__(repo, config)
         self.session_id = session_id or workspace.new_session_id()
-        # Names and the state dir are this sandbox's own: a resumed session (same id) may
-        # start while the previous sandbox of that id is still being removed.
-        self.instance = f"{self.session_id}-{workspace.new_session_id()[:6]}"
+        # What the container is made of; `early`: its launch, begun before this sandbox
+        # was made (sandbox/launch.py), which start() adopts.
+        self._early = early
+        self._launch = early.launch if early else new_launch(repo, config, self.session_id)
+        self.instance = self._launch.instance
         self.client: Engine | None = None
         self.container_id: str | None = None
         self.volume_name: str | None = None
-        self._overlay = ""  # the overlay volume's mount options
         self.ignored_hidden = False
         self.recoveries = 0
-        self._image = config.image
         self._oom_seen = 0
         self._oom_killed_container = False
         self._channel: ExecChannel | None = None
@@ -64,7 +64,7 @@ class DockerSandbox(WorkspaceSandbox):
         # or set before start()) means one plain `docker exec` each.
         self.command_server = True
         self.setup_env: dict[str, str] = {}  # where setup installed things, once it ran
-        self._cancel_setup = threading.Event()
+        self._cancel_setup = early.cancel if early else threading.Event()
         self._progress_here: setup.Progress = self.progress
         self._waiting_here: Callable[[], None] = lambda: None
         self.service_table = ServiceTable(self._live_channel)  # the jobs, on its server
@@ -101,80 +101,38 @@ class DockerSandbox(WorkspaceSandbox):
         self.idle_watch.start()
 
     def _start_sync(self) -> None:
-        if not self.repo.is_dir():
-            raise SandboxError(f"{self.repo} is not a directory; pass the repository's path.")
-        # No ping first: the first request says the same sentence when no engine answers.
-        self.client = engine_api.connect(ping=False)
+        made = self._launch
         try:
-            self._image = engine.image_for(self.client, self.repo, self.config)
-            self._image, self.setup_env = setup.session_image(
-                self.client, self.repo, self._image, self.config, self.notes,
-                self._progress_here, self._cancel_setup,
-            )  # fmt: skip
-            self.layout = workspace.make_layout(self.config.state_dir, self.instance, self.repo)
-            options = workspace.overlay_options(self.repo, self.layout)
-            if options is not None:
-                # Ignored files are hidden (git lists them) while the engine creates the
-                # container: only its start mounts the overlay.
-                hiding = _in_thread(workspace.prepare_overlay, self.repo, self.layout)
-                self.volume_name, self._overlay = f"kiln-{self.instance}", options
-                self.mode = "overlay"
-                try:
-                    self._create_container(before_start=hiding.result)
-                    self.ignored_hidden = hiding.result()
-                except EngineError:  # overlayfs refused (e.g. the state dir's filesystem)
-                    hiding.exception()  # it is done before the copy is made
-                    self._remove_container_and_volume()
-                    self.mode = None
-            if self.mode is None:
-                workspace.prepare_copy(self.repo, self.layout)
-                self.ignored_hidden = True
-                self.mode = "copy"
-                self._create_container()
-        except EngineError as exc:
-            raise SandboxError(
-                f"The Docker engine could not start the sandbox ({exc.message}); "
-                "run `kiln sandbox doctor`."
-            ) from None
+            if self._early is not None:
+                self._early.take()
+            else:
+                made.command_server = self.command_server
+                made.start(self._progress_here, self._cancel_setup, self._waiting_here)
+        finally:  # what it made is this sandbox's to close, whether it started or not
+            self.client, self.layout, self.mode = made.client, made.layout, made.mode
+            self.volume_name, self.container_id = made.volume_name, made.container_id
+            self.ignored_hidden, self.setup_env = made.ignored_hidden, made.setup_env
+            self.notes.extend(made.notes)
+        self._connect(made)
 
-    def _create_container(self, before_start: Callable[[], object] = lambda: None) -> None:
-        """Create and start the container, its command server with it; `before_start` is
-        what must be done before (the overlay's upper layer made ready)."""
-        assert self.client is not None and self.layout is not None
-        labels = engine.labels(self.session_id, self.layout.root, self.repo, self.config.labels)
-        if self.mode == "copy":
-            workspace_mount = container_spec.copied_workspace(self.layout)
-        else:
-            assert self.volume_name is not None
-            workspace_mount = container_spec.overlay_volume(self.volume_name, self._overlay, labels)
-        with_server = self.command_server
-        spec = container_spec.container_spec(
-            image=self._image, repo=self.repo, layout=self.layout, config=self.config,
-            workspace_mount=workspace_mount, env=self._env(), labels=labels,
-            with_server=with_server,
-        )  # fmt: skip
-        name = f"kiln-{self.instance}-{self.recoveries}"
-        self._waiting_here()
-        self.container_id = self.client.create_container(name, spec)
-        stream = None
-        try:
-            before_start()
-            stream = self.client.attach(self.container_id) if with_server else None
-            self.client.start(self.container_id)
-        except BaseException:
-            if stream is not None:
-                stream.close()
-            self.client.remove_container(self.container_id)
-            self.container_id = None
-            raise
-        if stream is not None:
-            self._channel = ExecChannel.connect(stream)
+    def _create_container(self) -> None:
+        """A new container on the same workspace (the last one vanished)."""
+        made = self._launch
+        made.container_id, made.recoveries = None, self.recoveries
+        made.command_server = self.command_server
+        made.create(self._waiting_here)
+        self.container_id = made.container_id
+        self._connect(made)
+
+    def _connect(self, made: ContainerLaunch) -> None:
+        if made.stream is not None:
+            self._channel = ExecChannel.connect(made.stream)
             self.command_server = self._channel is not None
-
-    def _env(self) -> dict[str, str]:
-        return {**sandbox_env(self.config), **self.setup_env, **self.config.env}
+            made.stream = None
 
     async def close(self) -> None:
+        if self._early is not None:  # a launch start() never took: what it made goes
+            await asyncio.to_thread(self._early.abandon)
         self._stop_background_snapshot()
         await self.idle_watch.stop()
         self._drop_channel()  # the server kills whatever still runs, then exits
@@ -523,17 +481,3 @@ class DockerSandbox(WorkspaceSandbox):
 
 def _drop(_data: bytes) -> None:
     pass
-
-
-def _in_thread(work: Callable[..., T], *args: Any) -> Future[T]:
-    """`work(*args)` in a thread of its own; its result (or exception) in the future."""
-    done: Future[T] = Future()
-
-    def run() -> None:
-        try:
-            done.set_result(work(*args))
-        except BaseException as exc:
-            done.set_exception(exc)
-
-    threading.Thread(target=run, name="kiln-sandbox-prepare", daemon=True).start()
-    return done

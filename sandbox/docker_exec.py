@@ -11,7 +11,7 @@ import io
 import time
 from typing import Any
 
-from sandbox.common import Sink
+from sandbox.base import Sink
 from sandbox.engine_api import Engine, EngineError, EngineNotFound, Hijacked
 
 

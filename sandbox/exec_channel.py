@@ -22,10 +22,10 @@ import struct
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TypeVar
 
-from sandbox.common import Sink
+from sandbox.base import Sink
+from sandbox.container_spec import ENDED_MARKER, NO_PYTHON_MARKER, SERVER_ARGV, server_source
 from sandbox.docker_exec import exec_create
 from sandbox.engine_api import Engine, Hijacked
 
@@ -35,7 +35,6 @@ _HANDSHAKE = b"kiln-exec 1"
 # python3 cannot read.
 MARSHAL_VERSION = 4
 FILE_DEADLINE_S = 600  # a file read or written by the server: as long as kiln's own scripts
-_SERVER_ARGV = ["python3", "-I", "-S", "-c"]
 RECV_BYTES = 65536  # one read of the engine's stream, at most
 T = TypeVar("T")
 
@@ -46,32 +45,6 @@ class ChannelClosed(Exception):
 
 class NoServer(Exception):
     """The container says the server cannot run (no python3) or has ended."""
-
-
-# The container's main process: the server in the background, reading the attached stdin
-# (kept on fd 3: a background job's stdin would be /dev/null). The shell waits for it and
-# says on stderr when it ended: the attached streams stay open while the container runs,
-# so this is how kiln learns at once that a command killed the server. `sleep` then holds
-# the container up, so that does not end the container. Without python3 another marker
-# ends kiln's wait for the server at once.
-NO_PYTHON_MARKER = b"kiln-no-python3"
-ENDED_MARKER = b"kiln-server-ended"
-LAUNCH = (
-    "exec 3<&0; if command -v python3 >/dev/null 2>&1; "
-    'then python3 -I -S -c "$0" <&3 3<&- & exec 3<&-; wait $!; '
-    f"echo {ENDED_MARKER.decode()} >&2; "
-    f"else echo {NO_PYTHON_MARKER.decode()} >&2; fi; "
-    "exec sleep infinity </dev/null >/dev/null 2>&1"
-)
-
-
-def launch_command() -> list[str]:
-    """The container's Cmd that starts the server along with the container."""
-    return ["sh", "-c", LAUNCH, server_source()]
-
-
-def server_source() -> str:
-    return Path(__file__).with_name("exec_server.py").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -113,7 +86,7 @@ class ExecChannel:
         """Start the server in a running container with one exec; None when it cannot run
         there (no python3). Raises ContainerMissing when the container is gone."""
         exec_id = exec_create(
-            engine, container, [*_SERVER_ARGV, server_source()], stdin=True, workdir="/"
+            engine, container, [*SERVER_ARGV, server_source()], stdin=True, workdir="/"
         )
         return cls.connect(engine.exec_start(exec_id), timeout)
 

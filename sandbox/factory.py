@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sandbox.base import Sandbox, SandboxConfig, SandboxError
 
+if TYPE_CHECKING:
+    from sandbox.launch import EarlyLaunch
 
-def create_sandbox(repo: Path, config: SandboxConfig, *, session_id: str | None = None) -> Sandbox:
-    """A sandbox over `repo`, not started yet: `await sandbox.start()` before using it."""
+
+def create_sandbox(
+    repo: Path,
+    config: SandboxConfig,
+    *,
+    session_id: str | None = None,
+    early: EarlyLaunch | None = None,
+) -> Sandbox:
+    """A sandbox over `repo`, not started yet: `await sandbox.start()` before using it.
+    `early`: a Docker sandbox's container launch, begun already (sandbox/launch.py)."""
     backend = config.backend
     if backend == "auto":
         backend = _auto_backend()
     if backend == "docker":
         from sandbox.docker_backend import DockerSandbox
 
-        return DockerSandbox(repo, config, session_id=session_id)
+        return DockerSandbox(repo, config, session_id=session_id, early=early)
     if backend == "bwrap":
         from sandbox.bwrap_backend import BwrapSandbox
 

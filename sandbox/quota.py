@@ -7,29 +7,18 @@ than the disk limit). Two guards share one limit:
 - the kernel's file size limit (RLIMIT_FSIZE) stops any single file at the limit exactly,
   so `yes > big` ends there on its own;
 - while a command runs, the state dir's usage is measured every so often, and the command
-  is stopped once it has grown the workspace past the limit (many files, each smaller).
+  is stopped once it has grown the workspace past the limit (many files, each smaller;
+  sandbox/common.py watches it, with `scan` and `DiskQuotaHit` from here).
 The session goes on: the model is told, and may delete what it wrote. Between commands,
 sandbox/idle_watch.py measures the same state dir.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import stat
-import time
-from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
-
-T = TypeVar("T")
-
-# How often usage is measured: at least this often, and never spending more than a tenth
-# of the time walking the tree (a workspace of 100k files takes a while to walk).
-_MIN_INTERVAL_S = 0.1
-_WALK_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -79,34 +68,6 @@ class DiskQuotaHit(Exception):
     def __init__(self, used: int) -> None:
         super().__init__(used)
         self.used = used
-
-
-async def watched(work: Awaitable[T], root: Path, limit: int, start: int) -> T:
-    """Await `work`; cancel it and raise DiskQuotaHit once `root` grows past `limit`.
-
-    Only growth from `start` counts: a workspace already over the limit (a command was
-    stopped there) may still run commands that delete or only read.
-    """
-    task = asyncio.ensure_future(work)
-    interval = _MIN_INTERVAL_S
-    try:
-        while True:
-            done, _ = await asyncio.wait({task}, timeout=interval)
-            if done:
-                return task.result()
-            began = time.monotonic()
-            used = (await asyncio.to_thread(scan, root)).used
-            interval = max(_MIN_INTERVAL_S, (time.monotonic() - began) / _WALK_SHARE)
-            if used > limit and used > start:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-                raise DiskQuotaHit(used)
-    finally:
-        if not task.done():  # cancelled from outside: the command goes too
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
 
 
 def human_bytes(n: int) -> str:

@@ -29,7 +29,7 @@ from typing import Any
 
 from sandbox import setup_images, workspace
 from sandbox.base import SandboxConfig, SandboxError
-from sandbox.common import SAFE_PATH, sandbox_env
+from sandbox.config import SAFE_PATH, sandbox_env
 from sandbox.docker_exec import pump_frames
 from sandbox.engine_api import Engine, EngineError
 from sandbox.quota import human_bytes, scan

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.errors import ExitCode, KilnError
-from agent.headless.run import prepare, run_headless
+from agent.headless.run import run_headless
 from agent.present import escape_controls, lines_changed
 from agent.settings.config import Settings
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from agent.events import Finished
     from agent.session import Session
     from agent.session.baseline import SharedBaselines
+    from sandbox.launch import EarlyLaunch
 
 
 @dataclasses.dataclass
@@ -74,12 +75,14 @@ class Barrier:
         return attempt is self.kept
 
 
-def main(args: argparse.Namespace) -> int:
-    """`kiln run`: one run, or with `--attempts N` several, the one with evidence kept."""
-    repo, settings = prepare(args)
+def run_main(
+    args: argparse.Namespace, repo: Path, settings: Settings, early: EarlyLaunch | None
+) -> int:
+    """`kiln run`, prepared (agent/headless/start.py): one run, or with `--attempts N`
+    several, the one with evidence kept. `early`: the one run's sandbox, already asked for."""
     if getattr(args, "attempts", 1) > 1:
         return asyncio.run(run_attempts(args, repo, settings))
-    return asyncio.run(run_headless(args, repo, settings))
+    return asyncio.run(run_headless(args, repo, settings, early=early))
 
 
 async def run_attempts(

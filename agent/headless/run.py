@@ -22,12 +22,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from agent.approval import UNVERIFIED, Action, ApprovalRequest, Decision, Mode, Verdict
 from agent.boundary import start_sandbox
-from agent.errors import ExitCode, KilnError, UsageError
+from agent.errors import ExitCode, KilnError
 from agent.present import escape_controls
-from agent.settings import trust
 from agent.settings.config import Settings
-from agent.settings.flags import settings_for
-from agent.settings.repo import find_repo
 
 # The session, the store, the model client and the events are imported only once the
 # container is being started (see run_headless): their imports then cost the run nothing.
@@ -38,11 +35,11 @@ if TYPE_CHECKING:
     from agent.session.baseline import SharedBaselines
     from agent.store.db import Store
     from sandbox.base import Sandbox
+    from sandbox.launch import EarlyLaunch
 
 
 # Ctrl+C, kill, and the terminal closing: each ends the run as an interruption (exit 130).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-MAX_ATTEMPTS = 16  # `--attempts`: each one a sandbox and a model run
 
 
 # Whether one attempt's finished run is the one whose diff to apply (see run_headless).
@@ -74,81 +71,6 @@ class HeadlessApprover:
         return Decision(Verdict.REJECT, "no person is present to approve this (headless run)")
 
 
-def read_task(args: argparse.Namespace) -> str:
-    """The task: the argument, `--task-file FILE`, or `-` for standard input (a task may be
-    longer than the system lets one argument be)."""
-    if args.task_file:
-        try:
-            task = Path(args.task_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"The task file {args.task_file} cannot be read ({exc}).") from None
-    elif args.task == "-":
-        task = sys.stdin.read()
-    else:
-        task = args.task or ""
-    if not task.strip():
-        raise UsageError(
-            'The task is empty; say what to do: kiln run "fix the tests", --task-file FILE, '
-            "or - to read it from standard input."
-        )
-    return task
-
-
-def check_patch_out(raw: str | None) -> None:
-    """Fail before the run, not after it, when the patch cannot be written."""
-    if not raw:
-        return
-    target = Path(raw).expanduser().resolve()
-    parent = target.parent
-    if target.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise UsageError(
-            f"--patch-out {raw} cannot be written; give a file in a writable directory."
-        )
-    if target.exists() and not os.access(target, os.W_OK):
-        raise UsageError(f"--patch-out {raw} is not writable; give another file.")
-    # Permissions alone say yes to /proc and to root everywhere: only opening it tells.
-    existed = target.exists()
-    try:  # O_NONBLOCK: a FIFO with no reader is refused, not waited on
-        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK))
-    except OSError as exc:
-        raise UsageError(
-            f"--patch-out {raw} cannot be written ({exc.strerror}); give a file in a "
-            "writable directory."
-        ) from None
-    if not existed:
-        target.unlink(missing_ok=True)
-
-
-def main(args: argparse.Namespace) -> int:
-    repo, settings = prepare(args)
-    return asyncio.run(run_headless(args, repo, settings))
-
-
-def prepare(args: argparse.Namespace) -> tuple[Path, Settings]:
-    """What `kiln run` checks and reads before anything starts: the repository, the
-    settings, the task (a custom command's name becomes its prompt), the flags."""
-    repo = find_repo(args.repo)
-    settings = settings_for(args, repo)
-    args.task = read_task(args)
-    if args.task.lstrip().startswith("/"):  # a custom command's name: its prompt
-        from agent.custom.commands import as_task
-
-        args.task, said = as_task(repo, args.task, ())
-        if said:
-            print(said, file=sys.stderr)
-    check_patch_out(args.patch_out)
-    if getattr(args, "commit", False) and not args.apply:
-        raise UsageError("--commit commits what --apply writes; add --apply.")
-    attempts = getattr(args, "attempts", 1)
-    if not 1 <= attempts <= MAX_ATTEMPTS:
-        raise UsageError(f"--attempts takes 1 to {MAX_ATTEMPTS}; {attempts} was given.")
-    # One run in text prints its session's start notes on stderr, this one among them;
-    # attempts run as JSON beneath, so their text says it here, once for all of them.
-    if args.output_format != "text" or attempts > 1:
-        _say_ignored_runs(repo, settings)
-    return repo, settings
-
-
 async def run_headless(
     args: argparse.Namespace,
     repo: Path,
@@ -161,6 +83,7 @@ async def run_headless(
     handle_signals: bool = True,
     chosen: Chooser | None = None,
     baselines: SharedBaselines | None = None,
+    early: EarlyLaunch | None = None,
 ) -> int:
     """The whole run; `client`, `out`, `err` and `store` are there for in-process callers.
 
@@ -168,10 +91,11 @@ async def run_headless(
     batch`): it cancels the run's task instead. `chosen`, for one of several attempts at
     one task (`--attempts`, agent/headless/attempts.py): asked once the run finished, with
     its session still open, whether its diff is the one to apply; `baselines`, the attempts'
-    shared baseline test runs (one run per command for all of them)."""
+    shared baseline test runs (one run per command for all of them); `early`, the sandbox
+    `kiln run` asked for before this began (agent/headless/start.py)."""
     out, err = out or sys.stdout, err or sys.stderr
     started = time.monotonic()
-    session_id = os.urandom(6).hex()
+    session_id = early.launch.session_id if early else os.urandom(6).hex()
     # Starting the container is the longest wait of a short run: it begins first, and
     # everything else (imports, the model client, the session) happens meanwhile.
     made: list[Sandbox] = []
@@ -184,9 +108,14 @@ async def run_headless(
         print(f"[setup] {line}", file=err, flush=True)
 
     engine_busy = asyncio.Event()
+    if early is not None:
+        engine_busy.set()  # the engine has had the container to make for a while
     sandbox_started = asyncio.ensure_future(
-        start_sandbox(repo, settings, session_id, made, notices.append, setup_line, engine_busy.set)
-    )
+        start_sandbox(
+            repo, settings, session_id, made, notices.append, setup_line, engine_busy.set,
+            early=early,
+        )
+    )  # fmt: skip
     interrupted: list[bool] = []
     loop = asyncio.get_running_loop()
     signals = STOP_SIGNALS if handle_signals else ()
@@ -233,6 +162,8 @@ async def run_headless(
             await session.close()
         if made and (session is None or session.sandbox is not made[-1]):
             await made[-1].close()  # it did not start, so the session never took it
+        if early is not None:  # no sandbox took it (it failed before): what it made goes
+            await asyncio.to_thread(early.abandon)
 
 
 async def _started_session(
@@ -296,15 +227,6 @@ async def _started_session(
     return session
 
 
-def _say_ignored_runs(repo: Path, settings: Settings) -> None:
-    """What an untrusted repository would run, which kiln ignores, named once before
-    anything starts (stdout is the scripts'): the session's start notes say it too, in
-    the stream and the result's `notes`."""
-    said = trust.ignored_runs(repo, settings.ignored)
-    if said:
-        print(f"kiln: {said}", file=sys.stderr, flush=True)
-
-
 def _early_result(
     exc: BaseException,
     args: argparse.Namespace,
@@ -355,20 +277,22 @@ def _open_store(given: Store | None) -> Store:
     return given if given is not None else Store()
 
 
-def _import_run_modules() -> None:
-    # httpx imports its transport (httpcore) when the first client is made, and its async
-    # backend on the first request: each would otherwise be imported on the loop, after
-    # the sandbox has started.
-    for name in (
-        "agent.session",
-        "agent.headless.output",
-        "agent.run.stops",
-        "agent.settings.resolve",
-        "agent.llm.factory",
-        "agent.llm.openai_compat",
-        "httpcore",
-        "anyio._backends._asyncio",
-    ):
+# What resolving and opening the model client needs, imported first: the server is asked
+# what it is (agent/settings/resolve.py) while the rest loads. httpx imports its transport
+# (httpcore) when the first client is made, and its async backend on the first request:
+# each would otherwise be imported on the loop.
+CLIENT_MODULES = (
+    "agent.settings.resolve",
+    "agent.llm.factory",
+    "agent.llm.openai_compat",
+    "httpcore",
+    "anyio._backends._asyncio",
+)
+RUN_MODULES = ("agent.session", "agent.headless.output", "agent.run.stops")
+
+
+def _import_modules(names: tuple[str, ...]) -> None:
+    for name in names:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
 
@@ -377,12 +301,16 @@ async def _create_client_after_imports(
     client: ModelClient | None, settings: Settings
 ) -> ModelClient:
     # In a thread, or the imports would hold up the sandbox's next step on the loop.
-    await asyncio.to_thread(_import_run_modules)
-    if client is not None:
-        return client
-    from agent.settings.resolve import open_client, resolve_profile
+    await asyncio.to_thread(_import_modules, CLIENT_MODULES)
+    the_rest = asyncio.ensure_future(asyncio.to_thread(_import_modules, RUN_MODULES))
+    try:
+        if client is None:
+            from agent.settings.resolve import open_client, resolve_profile
 
-    return await open_client(await resolve_profile(settings))
+            client = await open_client(await resolve_profile(settings))
+    finally:
+        await the_rest
+    return client
 
 
 async def _drive(
@@ -568,4 +496,4 @@ def _text_summary(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["HeadlessApprover", "KilnError", "main", "run_headless"]
+__all__ = ["HeadlessApprover", "KilnError", "run_headless"]

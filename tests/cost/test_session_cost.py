@@ -15,12 +15,13 @@ import pytest
 from agent.approval import Mode
 from agent.cost.cli import main as kiln_cost
 from agent.events import Event, Finished
-from agent.headless.run import run_headless, settings_for
+from agent.headless.run import run_headless
 from agent.llm.anthropic import AnthropicClient
 from agent.llm.base import ModelProfile
 from agent.llm.scripted.server import ScriptedServer
 from agent.session import Session
 from agent.settings.config import load_settings
+from agent.settings.flags import settings_for
 from agent.store.cli import main as kiln_sessions
 from agent.store.db import Store
 from tests.conftest import make_git_repo

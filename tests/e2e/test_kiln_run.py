@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 
-from agent.headless.run import run_headless, settings_for
+from agent.headless.run import run_headless
 from agent.llm.scripted.server import ScriptedServer
+from agent.settings.flags import settings_for
 from agent.store.db import Store
+from tests.batch.scenario import leftovers
 from tests.conftest import make_git_repo
 from tests.scripted import BUGGY_REPO
 
@@ -183,6 +185,8 @@ def test_model_server_down_exits_6_in_one_sentence(docker_ready: None, repo: Pat
     assert done.returncode == 6
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "Nothing answers at" in done.stderr
+    # The container asked for while kiln loaded (agent/headless/start.py) went with it.
+    assert leftovers(f"kiln.repo={repo.resolve()}") == ([], [])
 
 
 def test_bad_config_exits_2_in_one_sentence(repo: Path) -> None:
