@@ -31,7 +31,7 @@ MAX_ITERATIONS = 60
 TOLERANCE = 1e-6  # L1 change of the whole vector; the order is settled well before
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class FileGraph:
     """Files and hub nodes, and weighted edges from the files using a name to those defining it."""
 

@@ -93,7 +93,7 @@ def default_cache_file(root: Path) -> Path:
     return cache_dir() / "repomap" / f"{key}.marshal"
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class RepoIndex:
     """All tags of one repository; `refresh()` brings them up to date with the disk."""
 

@@ -19,7 +19,7 @@ from agent.settings.config import Limits
 WARN_AT = 0.8  # of a budget: a BudgetWarning, and the meter's bar turns
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class Meter:
     """The session's usage so far: tokens over every request, dollars spent, budget checks."""
 
@@ -139,7 +139,7 @@ class Meter:
         ]
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class ChildMeter(Meter):
     """A child agent's meter: its own usage, each request counted in its parent's meter as
     it happens (priced as the child's model is), and the parent's budget as its own: a

@@ -31,7 +31,7 @@ def truncate(text: str, cap: int = TOOL_OUTPUT_CAP) -> tuple[str, bool]:
     return text[:head] + middle + text[-tail:], True
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class Conversation:
     """The messages of a session. Append-only, so the prompt prefix stays cacheable."""
 

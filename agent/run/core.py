@@ -32,7 +32,7 @@ class FastModel:
     pricing: Pricing
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class LoopDeps:
     """What every run needs; the Session owns all of it and keeps it across runs."""
 
@@ -83,7 +83,7 @@ class LoopDeps:
         self.record_diff(diff)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class Run:
     """One request in flight: the session's parts, this run's counters, where events go.
 

@@ -44,7 +44,7 @@ from agent.tools.gate import ApprovalGate
 from sandbox.base import Sandbox
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class Started:
     """What a session's start made: the sandbox, MCP tools, stable prefix, skills and window."""
 

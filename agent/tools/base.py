@@ -44,7 +44,7 @@ class ToolResult:
     tests: TestDigest | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class ToolContext:
     """What a tool runs with: the sandbox, settings, approval gate and the session's extras."""
 
