@@ -28,7 +28,7 @@ from sandbox.common import RunOutcome, WorkspaceSandbox, command_argv, safe_relp
 from sandbox.docker_exec import ContainerMissing, output_of, plain_exec, upload
 from sandbox.engine_api import Engine, EngineError, EngineNotFound
 from sandbox.exec_channel import ChannelClosed, Ended, ExecChannel
-from sandbox.launch import ContainerLaunch, EarlyLaunch, new_launch
+from sandbox.launch import ContainerLaunch, EarlyLaunch, new_launch, remove
 from sandbox.service_table import ServiceTable
 
 T = TypeVar("T")
@@ -162,14 +162,8 @@ class DockerSandbox(WorkspaceSandbox):
             self.layout = None
 
     def _remove_container_and_volume(self) -> None:
-        if self.client is None:
-            return
-        if self.container_id:
-            self.client.remove_container(self.container_id)
-            self.container_id = None
-        if self.volume_name:
-            self.client.remove_volume(self.volume_name)
-            self.volume_name = None
+        remove(self.client, self.container_id, self.volume_name)
+        self.container_id = self.volume_name = None
 
     # -- running commands ------------------------------------------------------------
     async def _run(

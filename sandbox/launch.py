@@ -138,14 +138,18 @@ class ContainerLaunch:
         return {**sandbox_env(self.config), **self.setup_env, **self.config.env}
 
     def remove_container_and_volume(self) -> None:
-        if self.client is None:
-            return
-        if self.container_id:
-            self.client.remove_container(self.container_id)
-            self.container_id = None
-        if self.volume_name:
-            self.client.remove_volume(self.volume_name)
-            self.volume_name = None
+        remove(self.client, self.container_id, self.volume_name)
+        self.container_id = self.volume_name = None
+
+
+def remove(client: Engine | None, container_id: str | None, volume_name: str | None) -> None:
+    """The container, then its workspace volume (which the engine keeps while mounted)."""
+    if client is None:
+        return
+    if container_id:
+        client.remove_container(container_id)
+    if volume_name:
+        client.remove_volume(volume_name)
 
 
 def new_launch(repo: Path, config: SandboxConfig, session_id: str) -> ContainerLaunch:
