@@ -59,18 +59,22 @@ class ContainerLaunch:
         self.prepare(progress, cancel)
         self.make(waiting)
 
-    def prepare(self, progress: setup.Progress, cancel: threading.Event) -> None:
+    def prepare(
+        self, progress: setup.Progress, cancel: threading.Event, *, with_setup: bool = True
+    ) -> None:
         """Everything before the container is asked for: the image (with the repository's
-        setup, built if needed) and the workspace's layout."""
+        setup, built if needed) and the workspace's layout. `with_setup=False`: the caller
+        has found that the repository has no setup (`begin`), which is not planned again."""
         if not self.repo.is_dir():
             raise SandboxError(f"{self.repo} is not a directory; pass the repository's path.")
         # No ping first: the first request says the same sentence when no engine answers.
         self.client = engine_api.connect(ping=False)
         with _engine_errors():
             self.image = engine.image_for(self.client, self.repo, self.config)
-            self.image, self.setup_env = setup.session_image(
-                self.client, self.repo, self.image, self.config, self.notes, progress, cancel
-            )
+            if with_setup:
+                self.image, self.setup_env = setup.session_image(
+                    self.client, self.repo, self.image, self.config, self.notes, progress, cancel
+                )
             self.layout = workspace.make_layout(self.config.state_dir, self.instance, self.repo)
             options = workspace.overlay_options(self.repo, self.layout)
             if options is not None:
@@ -160,8 +164,9 @@ def new_launch(repo: Path, config: SandboxConfig, session_id: str) -> ContainerL
 
 
 class EarlyLaunch:
-    """A container launch begun before its sandbox exists (`begin`); the sandbox adopts
-    it (`take`), or, when none ever does, `abandon` removes what it made."""
+    """A container launch begun before its sandbox exists (`begin`, for a repository with
+    no setup to run); the sandbox adopts it (`take`), or, when none ever does, `abandon`
+    removes what it made."""
 
     def __init__(self, launch: ContainerLaunch) -> None:
         self.launch = launch
@@ -170,7 +175,7 @@ class EarlyLaunch:
             # Its few ms of files and requests on the caller's thread, before it goes on to
             # its imports: a thread doing them beside the imports waits at each step for
             # the interpreter, and asked for the container later than this.
-            launch.prepare(lambda _line: None, self.cancel)  # no setup: nothing to say
+            launch.prepare(lambda _line: None, self.cancel, with_setup=False)
         except BaseException as exc:
             self.done: Future[ContainerLaunch] = Future()
             self.done.set_exception(exc)
