@@ -10,7 +10,8 @@ wall time and CPU time (user + system of kiln and the host processes it waited f
 the load average. Spans of the same name are numbered in order (#2, #3, ...).
 
 With --before TREE (another kiln source tree, e.g. `git archive main | tar -x -C TREE`),
-its runs alternate with this checkout's in the same venv, so both see the same load.
+its runs alternate with this checkout's in the same venv (kiln as installed,
+bench/kiln_install.py), so both see the same load.
 --plain N adds N untraced runs of each (`kiln run` as the console script starts it,
 alternating too): their end-to-end times, medians and the ratio, traced by nothing.
 """
@@ -32,8 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agent.llm.scripted.server import ScriptedServer  # noqa: E402
-from bench.bench_overhead import KILN_SCRIPT, PYTHON, fixed, kiln_argv, make_repo  # noqa: E402
+from bench.bench_overhead import KILN_SCRIPT, fixed, kiln_argv, make_repo  # noqa: E402
 from bench.bytecode import compile_kiln  # noqa: E402
+from bench.kiln_install import installed_kiln  # noqa: E402
 
 Span = tuple[float, float, str]  # began, ended, thread
 Run = tuple[dict[str, Span], float, float, float]  # named spans, wall, CPU, container CPU
@@ -45,7 +47,7 @@ def one_run(tree: Path) -> Run:
     with tempfile.TemporaryDirectory(prefix="kiln-timeline-") as tmp:
         repo = make_repo(Path(tmp))
         log = Path(tmp) / "timeline.json"
-        argv = [PYTHON, str(ROOT / "bench" / "kiln_timeline.py"), str(tree), str(log)]
+        argv = [str(installed_kiln()), str(ROOT / "bench" / "kiln_timeline.py"), str(tree), str(log)]
         with ScriptedServer(KILN_SCRIPT) as server:
             cpu_before = _children_cpu()
             started = time.perf_counter()
@@ -78,7 +80,7 @@ def plain_run(tree: Path) -> float:
         with ScriptedServer(KILN_SCRIPT) as server:
             started = time.perf_counter()
             done = subprocess.run(
-                [PYTHON, "-c", PLAIN, str(tree), *kiln_argv(repo, server.base_url)],
+                [str(installed_kiln()), "-c", PLAIN, str(tree), *kiln_argv(repo, server.base_url)],
                 capture_output=True,
                 text=True,
             )
