@@ -47,7 +47,12 @@ def one_run(tree: Path) -> Run:
     with tempfile.TemporaryDirectory(prefix="kiln-timeline-") as tmp:
         repo = make_repo(Path(tmp))
         log = Path(tmp) / "timeline.json"
-        argv = [str(installed_kiln()), str(ROOT / "bench" / "kiln_timeline.py"), str(tree), str(log)]
+        argv = [
+            str(installed_kiln()),
+            str(ROOT / "bench" / "kiln_timeline.py"),
+            str(tree),
+            str(log),
+        ]
         with ScriptedServer(KILN_SCRIPT) as server:
             cpu_before = _children_cpu()
             started = time.perf_counter()
