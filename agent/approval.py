@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from typing import Protocol
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 
 class Mode(enum.StrEnum):

@@ -32,9 +32,9 @@ from agent.events import (
     SubagentFinished,
     Usage,
 )
-from agent.frozen import frozen
 from agent.present import changes_summary, cost_lines, cost_text
 from agent.settings.config import Settings
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:
     from agent.review.reviewer import ReviewResult

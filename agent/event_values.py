@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 
 class Phase(enum.StrEnum):

@@ -28,8 +28,8 @@ from agent.event_values import RunStatus as RunStatus
 from agent.event_values import StopReason as StopReason
 from agent.event_values import TaskShape as TaskShape
 from agent.event_values import Usage as Usage
-from agent.frozen import frozen
 from agent.hooks.config import HookEvent as HookEvent  # defined beside the hooks' config
+from sandbox.frozen import frozen
 
 
 @frozen

@@ -27,7 +27,7 @@ import re
 from typing import TYPE_CHECKING
 
 from agent.approval import Action
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:
     from agent.shell.parse import ShellLine

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -11,6 +10,7 @@ from typing import Protocol, runtime_checkable
 # first frame loads the settings but not the protocol or the results below.
 from sandbox.config import DEFAULT_IMAGE as DEFAULT_IMAGE
 from sandbox.config import SandboxConfig as SandboxConfig
+from sandbox.frozen import frozen
 from sandbox.services import READ_MOST, Service, ServiceOutput
 
 PROBE_TIMEOUT_S = 30.0
@@ -27,7 +27,7 @@ class SandboxGone(SandboxError):
     """The container (or process jail) disappeared from under us mid-session."""
 
 
-@dataclass(frozen=True)
+@frozen
 class ExecResult:
     """What one command in the sandbox did: its exit code, its output (capped) and how it ended."""
 

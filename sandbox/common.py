@@ -12,12 +12,12 @@ import itertools
 import shlex
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
 from sandbox import gitstate, quota, strays
 from sandbox.base import PROBE_KEPT, PROBE_TIMEOUT_S, ExecResult, SandboxConfig, SandboxError, Sink
+from sandbox.frozen import frozen
 from sandbox.idle_watch import IdleDiskWatch
 from sandbox.output import OutputCapture
 from sandbox.services import (
@@ -41,7 +41,7 @@ _KILLED_EXIT = 137
 _FILE_TOO_BIG_EXIT = 128 + 25
 
 
-@dataclass(frozen=True)
+@frozen
 class RunOutcome:
     """How a process run in the sandbox ended: its exit code, and what else stopped it."""
 
@@ -86,7 +86,7 @@ def safe_relpath(path: str) -> str:
     return str(pure)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Snapshot:
     """The workspace's tree, changed paths and diff as of one generation of changes."""
 

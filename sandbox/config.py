@@ -6,13 +6,15 @@ a `SandboxConfig`, and they load before the TUI's first frame, which needs no sa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+
+from sandbox.frozen import frozen
 
 DEFAULT_IMAGE = "kiln-sandbox:latest"
 
 
-@dataclass(frozen=True)
+@frozen
 class SandboxConfig:
     """`[sandbox]`: the backend, the image, the limits that protect your machine, and the
     setup phase; agent.settings.config fills it from the settings."""

@@ -28,6 +28,7 @@ from sandbox.base import Sink
 from sandbox.container_spec import ENDED_MARKER, NO_PYTHON_MARKER, SERVER_ARGV, server_source
 from sandbox.docker_exec import exec_create
 from sandbox.engine_api import Engine, Hijacked
+from sandbox.frozen import frozen
 
 OUT, ERR, EXIT, TAKEN, READY = 1, 2, 3, 4, 5
 _HANDSHAKE = b"kiln-exec 1"
@@ -47,7 +48,7 @@ class NoServer(Exception):
     """The container says the server cannot run (no python3) or has ended."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Ended:
     """How a request ended, as the server tells it."""
 
@@ -57,7 +58,7 @@ class Ended:
     oom_kills: int = -1  # the container's OOM kills so far; -1: unknown
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class _Job:
     """One request sent to the server: where its output goes and the future its end resolves."""
 

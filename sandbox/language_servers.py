@@ -8,11 +8,13 @@ rust-analyzer as a package), so no default names them; `[lsp.NAME]` adds any ser
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from sandbox.frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class LanguageServer:
     """A server kiln can start for the files whose names end in one of `extensions`."""
 

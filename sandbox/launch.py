@@ -25,7 +25,7 @@ from sandbox.engine_api import Engine, EngineError, Hijacked
 T = TypeVar("T")
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class ContainerLaunch:
     """What one sandbox's container is made of, and what the engine made of it."""
 

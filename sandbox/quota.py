@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
+from sandbox.frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Usage:
     """The disk a tree occupies, and the big files in the workspace."""
 

@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from sandbox.frozen import frozen
+
 SERVICES = "/kiln/services"  # inside the container: the state dir's services/
 LOG_KEEP = 2 << 20  # the last 2 MB of a service's output
 READ_MOST = 8 << 10  # what one read hands the model, at most: the newest part
@@ -52,7 +54,7 @@ def jobs_stopped_sentence(ids: list[str], limit: str) -> str:
     )
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # state, compared and shown by identity
 class Service:
     """One process kept running beside the session. `id` is what the model and the person
     name it by; `log` is where its output is kept, inside the sandbox."""
@@ -78,7 +80,7 @@ class Service:
         return (self.ended or now or time.time()) - self.started
 
 
-@dataclass(frozen=True)
+@frozen
 class ServiceOutput:
     """What a read of a service's output found: `text` from `start` on, and how many bytes
     since the asked offset are no longer kept (or were left out to stay within a read)."""

@@ -23,7 +23,6 @@ import threading
 import time
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from sandbox.base import SandboxConfig, SandboxError
 from sandbox.config import SAFE_PATH, sandbox_env
 from sandbox.docker_exec import pump_frames
 from sandbox.engine_api import Engine, EngineError
+from sandbox.frozen import frozen
 from sandbox.quota import human_bytes, scan
 from sandbox.sizes import parse_bytes
 
@@ -71,7 +71,7 @@ _PACKAGES = ("*.whl", "*.tar.gz", "*.zip")  # wheels and sdists shipped in the r
 _TEST_EXTRAS = ("test", "tests", "testing", "dev")
 
 
-@dataclass(frozen=True)
+@frozen
 class SetupPlan:
     """The setup commands, whether kiln proposed them, whether they get the network."""
 

@@ -15,10 +15,10 @@ import os
 import shutil
 import stat
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox import gitstate
+from sandbox.frozen import frozen
 
 
 def state_root() -> Path:
@@ -30,7 +30,7 @@ def new_session_id() -> str:
     return os.urandom(6).hex()
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """Every host path one sandbox uses, all under its own state dir."""
 

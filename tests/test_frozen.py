@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 
 def twins(body: dict[str, Any], bases: tuple[type, ...] = ()) -> tuple[type, type]:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent.batch.tasks import TaskSpec
 from agent.errors import ExitCode, KilnError, UsageError
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:
     from agent.store.db import Store

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import UsageError
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 # Ids name files (patches/ID.patch): letters, digits and . _ - only (SWE-bench ids fit).
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")

@@ -12,7 +12,7 @@ definitions themselves.
 
 from __future__ import annotations
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 
 @frozen

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from agent.context.tags import FileRecord, Tag, extract_tags
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 MAX_DEFINERS = 3  # a name defined in more files than this is too generic to follow
 MAX_FOUND = 8

@@ -14,9 +14,9 @@ import urllib.parse
 
 from agent.cost import table
 from agent.events import Usage
-from agent.frozen import frozen
 from agent.llm.base import ModelProfile, Prices
 from agent.settings.config import Settings
+from sandbox.frozen import frozen
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 

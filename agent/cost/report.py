@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agent.events import Usage
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 UNRECORDED = "(not recorded)"  # a request stored without its model (an older kiln)
 

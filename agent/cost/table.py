@@ -14,8 +14,8 @@ import re
 import tomllib
 from pathlib import Path
 
-from agent.frozen import frozen
 from agent.llm.base import Prices
+from sandbox.frozen import frozen
 
 
 @frozen

@@ -18,7 +18,7 @@ from dataclasses import field
 from pathlib import Path
 
 from agent.custom.places import described, places, readable
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 # kiln's coding tools a child may be given, by their kiln names and Claude Code's.
 READING = ("read_file", "list_files", "search", "find_symbol")

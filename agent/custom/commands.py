@@ -20,7 +20,7 @@ from pathlib import Path
 
 from agent.custom.frontmatter import split
 from agent.custom.places import places, read_text, readable
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*(:[a-z0-9][a-z0-9_.-]*)*$")
 _PLACEHOLDER = re.compile(r"\$(ARGUMENTS|\d+)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import field
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 _KEY = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.custom.frontmatter import FrontMatter, split
-from agent.frozen import frozen
 from agent.settings.paths import config_dir
+from sandbox.frozen import frozen
 
 MAX_FILE_BYTES = 64_000  # a command or a skill's page: prompts, not a second repository
 

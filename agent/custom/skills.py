@@ -23,9 +23,9 @@ from typing import Any
 
 from agent.custom.frontmatter import split
 from agent.custom.places import Place, described, places, read_text, readable
-from agent.frozen import frozen
 from agent.llm.base import ToolSpec
 from agent.tools.base import ExternalTools, ToolResult
+from sandbox.frozen import frozen
 
 TOOL_NAME = "read_skill"
 MAX_LISTED = 64  # skills named in the prefix; the rest are counted in a note

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import ConfigError
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 CLAUDE_SETTINGS = ".claude/settings.json"
 DEFAULT_TIMEOUT_S = 60.0

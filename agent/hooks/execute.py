@@ -18,9 +18,9 @@ import signal
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from agent.frozen import frozen
 from agent.hooks.config import Hook
 from sandbox.base import Sandbox, SandboxError
+from sandbox.frozen import frozen
 
 OUTPUT_LIMIT = 1 << 20  # bytes of a hook's stdout (and of its stderr) kiln reads
 _CHUNK = 1 << 16

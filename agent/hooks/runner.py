@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent.events import Event, HookEvent, HookOutcome, HookRan
-from agent.frozen import frozen
 from agent.hooks.config import Hook
 from sandbox.base import Sandbox
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:
     from agent.hooks import execute

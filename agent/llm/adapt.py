@@ -35,12 +35,12 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from agent.errors import ModelError
-from agent.frozen import frozen
 from agent.llm.base import Adapted, Message, ModelClient, ModelEvent, ToolSpec
 from agent.llm.choices import WireChoices
 from agent.llm.openai_compat import OpenAICompatClient
 from agent.llm.profile import EFFORT_WORDS
 from agent.llm.retry import RequestRefused, error_fields
+from sandbox.frozen import frozen
 
 OUTPUT_PARAMS = ("max_completion_tokens", "max_tokens", "max_output_tokens")
 # The other name of a reply's limit, when a server refuses one without naming its own.

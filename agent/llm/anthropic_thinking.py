@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agent.frozen import frozen
 from agent.llm.base import Message, ModelProfile
 from agent.llm.facts import ModelFacts, effort_for, facts_for, on_client
+from sandbox.frozen import frozen
 
 API = "anthropic"  # Message.replay_api of what this client keeps
 THINKING_TYPES = ("thinking", "redacted_thinking")

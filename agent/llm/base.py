@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from agent.frozen import frozen
-
 # A configured model lives apart, light to import: the settings name it, and the TUI's first
 # frame loads the settings but none of the message and chunk types below.
 from agent.llm.profile import ModelProfile as ModelProfile
 from agent.llm.profile import Prices as Prices
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:  # the events load with the run
     from agent.event_values import Usage

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 from agent.events import Usage
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 _PREFIX = re.compile(r"Llama\.generate: (\d+) prefix-match hit")
 _PROMPT_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+ ms /\s*(\d+) tokens")

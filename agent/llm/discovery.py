@@ -10,8 +10,8 @@ import asyncio
 
 import httpx
 
-from agent.frozen import frozen
 from agent.llm.tls import tls_context
+from sandbox.frozen import frozen
 
 # (server, port) where the usual local inference servers listen by default.
 LOCAL_PORTS: tuple[tuple[str, int], ...] = (

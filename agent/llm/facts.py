@@ -15,8 +15,8 @@ import functools
 import tomllib
 from pathlib import Path
 
-from agent.frozen import frozen
 from agent.llm.profile import EFFORT_WORDS
+from sandbox.frozen import frozen
 
 # Ways a model takes its reasoning effort.
 EFFORT_AS = ("", "reasoning_effort", "reasoning.effort", "thinking_budget", "output_config.effort")

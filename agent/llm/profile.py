@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:  # the events load with the run
     from agent.event_values import Usage

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from agent.errors import ModelError
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 # Far above any edit a model should make in one reply (a whole 4096-token reply is about
 # 16 KB), far below what a runaway or hostile server can send.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agent.events import Usage
-from agent.frozen import frozen
 from agent.llm.base import Message, ToolSpec
+from sandbox.frozen import frozen
 
 
 @frozen

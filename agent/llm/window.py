@@ -16,8 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from agent.frozen import frozen
 from agent.llm.tls import tls_context
+from sandbox.frozen import frozen
 
 PROBE_TIMEOUT_S = 3.0
 OLLAMA_PORT = 11434

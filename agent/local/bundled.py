@@ -20,8 +20,8 @@ import tomllib
 from pathlib import Path
 
 from agent.errors import UsageError
-from agent.frozen import frozen
 from agent.local.sources import BUG_PATCH, Package, package_of, prepared
+from sandbox.frozen import frozen
 
 TASKS_DIR = Path(__file__).parent / "tasks"
 # What belongs to the task's author, not to the repository: the agent never sees these.

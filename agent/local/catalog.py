@@ -6,7 +6,7 @@ assembled file, so a changed upload can never slip in unnoticed.
 
 from __future__ import annotations
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 
 @frozen

@@ -8,8 +8,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from agent.errors import KilnError
-from agent.frozen import frozen
 from agent.settings import paths
+from sandbox.frozen import frozen
 
 
 class LocalModelError(KilnError):

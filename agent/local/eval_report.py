@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from agent.events import CandidateKind
-from agent.frozen import frozen
 from agent.local.trial import TrialResult
+from sandbox.frozen import frozen
 
 LOOP = "loop"  # a solve with no candidate kept: the model's own steps
 

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import httpx
 
-from agent.frozen import frozen
 from agent.local.catalog import ModelSpec
 from agent.local.common import LocalModelError, log_dir
 from agent.local.weights import model_path
 from agent.settings import paths
+from sandbox.frozen import frozen
 
 READY_TIMEOUT_S = 180.0
 RAM_CACHE_BYTES = 256 << 20  # every byte the saved states hold (server_process.py)

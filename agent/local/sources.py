@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 
 from agent.errors import KilnError, UsageError
-from agent.frozen import frozen
 from agent.settings import paths
+from sandbox.frozen import frozen
 
 BUG_PATCH = "bug.patch"
 

@@ -21,10 +21,10 @@ import contextlib
 import itertools
 from typing import Any
 
-from agent.frozen import frozen
 from agent.lsp.diagnostics import Diagnostic, from_lsp, from_tsserver
 from agent.lsp.wire import FrameReader, WireError, encode
 from sandbox.attached import AttachedProcess
+from sandbox.frozen import frozen
 
 TSSERVER_REQUEST = "typescript.tsserverRequest"
 PUSH_SETTLE_S = 0.15  # after the edited file's publish, how long the others may take

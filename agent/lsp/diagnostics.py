@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 SEVERITIES = {1: "error", 2: "warning", 3: "info", 4: "hint"}
 TSSERVER_CATEGORIES = {"error": "error", "warning": "warning", "suggestion": "hint"}

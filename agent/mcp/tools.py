@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.frozen import frozen
 from agent.llm.base import ToolSpec
 from agent.mcp.client import Channel, McpFailure, connect
 from agent.settings.config import McpServer
 from agent.tools.base import ToolResult
+from sandbox.frozen import frozen
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")  # what every model API takes in a tool's name
 NAME_LIMIT = 64

@@ -20,13 +20,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from agent.context.index import RepoIndex
-from agent.frozen import frozen
 from agent.llm.base import Message
 from agent.prompts.conversation import truncate
 from agent.prompts.documents import Read, is_document
 from agent.prompts.documents import documents as documents_for
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox, SandboxError
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:
     from agent.context.retrieval import Found

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.frozen import frozen
 from agent.llm.base import Message
+from sandbox.frozen import frozen
 
 KEEP_RECENT = 4  # messages at the end that are never compacted: the work in hand
 STUB_PREFIX = "[kiln compacted this result"

@@ -22,12 +22,12 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from agent.events import TaskShape
-from agent.frozen import frozen
 from agent.llm.base import ModelProfile
 from agent.prompts.shape import shape_of
 from agent.prompts.system import NUDGE, SMALL_MODEL_PROMPT, small_model_nudge, system_prompt
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox
+from sandbox.frozen import frozen
 
 # A small model's briefing (agent/prompts/briefing.py) is imported with its first message.
 if TYPE_CHECKING:

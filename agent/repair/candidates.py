@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator
 from agent import tools
 from agent.approval import Mode
 from agent.events import CandidateKind, CandidatesTried, Checkpointed, TestsRan
-from agent.frozen import frozen
 from agent.llm.base import Completion, Message, ToolCall
 from agent.prompts.briefing import is_test_file
 from agent.run.core import Run
@@ -26,6 +25,7 @@ from agent.run.sampling import ask_once
 from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox
+from sandbox.frozen import frozen
 
 SAMPLED = CandidateKind.SAMPLED_EDIT
 MAX_CANDIDATE_ROUNDS = 2  # per request: sampling is the slow part of a small model's run

@@ -21,8 +21,8 @@ import shlex
 from collections.abc import Callable
 
 from agent.context.tags import extract_tags
-from agent.frozen import frozen
 from agent.repair.suspects import MAX_SUSPECT_LINES, MAX_SUSPECTS, Suspect
+from sandbox.frozen import frozen
 
 _MARKER = "KILN-CALLS "
 _MODULE_COMMAND = re.compile(r"^(python3?(?:\.\d+)?)\s+-m\s+(unittest|pytest)\b(.*)$")

@@ -32,7 +32,6 @@ from agent.events import (
     Phase,
     StopReason,
 )
-from agent.frozen import frozen
 from agent.llm.base import Message
 from agent.prompts.briefing import Briefing, is_test_file, read_texts
 from agent.prompts.rewrite import rewrite_request, rewritten
@@ -49,6 +48,7 @@ from agent.run.stops import Stop
 from agent.tools.shell import run_test_command
 from agent.tools.testdigest import TestDigest
 from sandbox.base import SandboxError
+from sandbox.frozen import frozen
 
 # At most this much of the run's time; the loop gets the rest. The loop after failed
 # rewrites solved none of the misses on the held-out, tune or bundled sets (stop 18).

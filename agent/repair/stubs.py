@@ -11,9 +11,9 @@ import ast
 import posixpath
 import re
 
-from agent.frozen import frozen
 from agent.prompts.briefing import is_test_file, read_texts
 from agent.run.core import Run
+from sandbox.frozen import frozen
 
 MAX_STUB_BYTES = 20_000  # a module this size is a stub to fill in, not a project to rewrite
 MAX_TESTS_SHOWN = 2

@@ -12,7 +12,7 @@ import posixpath
 import re
 
 from agent.context.retrieval import Found
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 MAX_SUSPECTS = 8  # kiln's own variants cover them all: each costs a test run, no request
 MAX_SUSPECT_LINES = 60  # a longer definition is rewritten badly and slowly by a small model

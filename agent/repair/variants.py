@@ -25,7 +25,6 @@ import re
 import textwrap
 from collections.abc import Iterator
 
-from agent.frozen import frozen
 from agent.repair.rarer import (
     STRING,
     in_string,
@@ -36,6 +35,7 @@ from agent.repair.rarer import (
 )
 from agent.repair.suspects import Suspect
 from agent.tools.syntax import error_count
+from sandbox.frozen import frozen
 
 MAX_VARIANTS = 2000  # a long suspect list is cut by the run's clock long before this
 _SWAPS = [

@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict
 from typing import Any
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 CATEGORIES = ("bug", "security", "performance", "maintainability", "test", "style")
 VERDICTS = ("correct", "incorrect")

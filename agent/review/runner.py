@@ -10,12 +10,12 @@ from pathlib import Path
 
 from agent.cost.meter import Meter
 from agent.errors import UsageError
-from agent.frozen import frozen
 from agent.llm.base import ModelClient
 from agent.llm.request import OnRequest
 from agent.review.reviewer import Reviewer, ReviewOptions, ReviewResult
 from agent.review.target import checkout, open_repo, resolve
 from agent.settings.config import Settings
+from sandbox.frozen import frozen
 
 
 @frozen

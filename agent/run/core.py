@@ -10,7 +10,6 @@ from agent import tools
 from agent.cost.meter import Meter
 from agent.cost.pricing import Pricing
 from agent.events import Event, FilesChanged, Phase, PhaseChanged
-from agent.frozen import frozen
 from agent.llm.base import ModelClient
 from agent.llm.request import OnRequest
 from agent.prompts.conversation import Conversation
@@ -20,6 +19,7 @@ from agent.run.state import RunState
 from agent.settings.config import Settings
 from agent.tools.testdigest import TestDigest
 from sandbox.base import Sandbox
+from sandbox.frozen import frozen
 
 Emit = Callable[[Event], None]
 

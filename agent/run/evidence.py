@@ -24,7 +24,6 @@ import re
 import shlex
 
 from agent.events import RunStatus, TaskShape
-from agent.frozen import frozen
 from agent.prompts.briefing import is_test_file
 from agent.prompts.shape import asks_for_tests, keeps_behaviour
 from agent.run.core import Run
@@ -34,6 +33,7 @@ from agent.tools.testdigest import TestDigest, named_test_command
 from agent.vcs.patches import parse_patches
 from agent.vcs.unparsable import broken_files
 from sandbox.base import SandboxError
+from sandbox.frozen import frozen
 
 SHOWN = 4
 ENTRY_POINTS = frozenset({"__init__", "__main__", "main", "index", "setup", "conftest"})

@@ -9,11 +9,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from agent.approval import Approver, Mode
-from agent.frozen import frozen
 from agent.llm.base import ModelClient
 from agent.session.core import Session
 from agent.settings import trust
 from agent.settings.config import Settings, load_settings
+from sandbox.frozen import frozen
 
 
 @frozen

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from agent.errors import KilnError
 from agent.events import Event
-from agent.frozen import frozen
 from agent.llm.base import Message
 from agent.store.db import SessionRow, Store
 from agent.tools.shell import apply_in
 from sandbox.base import Sandbox
+from sandbox.frozen import frozen
 
 
 @frozen

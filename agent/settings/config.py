@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import ConfigError
-from agent.frozen import frozen
 from agent.hooks.config import Hook
 from agent.llm.profile import EFFORT_WORDS, WIRE_APIS, ModelProfile, Prices
 from agent.permissions import PermissionRules
 from agent.settings import paths, repo_keys, rules_layer, trust
 from sandbox.config import SandboxConfig
+from sandbox.frozen import frozen
 
 
 @frozen

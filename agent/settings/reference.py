@@ -11,10 +11,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from agent.frozen import frozen
 from agent.llm.profile import ModelProfile, Prices
 from agent.settings import repo_keys
 from agent.settings.config import _SECTIONS, ENV_KEYS, LspServer, McpServer
+from sandbox.frozen import frozen
 
 
 @frozen

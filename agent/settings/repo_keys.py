@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import re
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 
 class RepoRule(enum.Enum):

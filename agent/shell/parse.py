@@ -16,9 +16,9 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from agent.frozen import frozen
 from agent.shell.words import Command, Word
 from agent.shell.wrappers import unwrap
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 
 @frozen

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.frozen import frozen
 from agent.shell.words import Form, Word
+from sandbox.frozen import frozen
 
 
 def _names(text: str) -> frozenset[str]:

@@ -57,13 +57,13 @@ from agent.events import (
     UsageUpdated,
     WindowUsed,
 )
-from agent.frozen import frozen
 from agent.llm.base import Message, ToolCall, ToolSpec
 from agent.llm.request import ModelRequest
 from agent.settings import paths
 from agent.store.failures import StoreError, describe, store_wait_s
 from agent.store.writes import PendingWrites, Statement
 from agent.vcs.patches import diff_bytes, diff_from_bytes
+from sandbox.frozen import frozen
 
 P = ParamSpec("P")
 R = TypeVar("R")

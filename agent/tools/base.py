@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agent.events import Event, PlanStep
-from agent.frozen import frozen
 from agent.llm.base import ToolSpec
 from sandbox.base import Sandbox
+from sandbox.frozen import frozen
 
 if TYPE_CHECKING:
     from agent.context.index import RepoIndex

@@ -10,8 +10,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from agent.frozen import frozen
 from agent.tools.base import ToolFailure
+from sandbox.frozen import frozen
 
 
 @frozen

@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 DIGEST_CAP = 3000
 PER_FAILURE_LINES = 12

@@ -19,11 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agent.errors import KilnError
-from agent.frozen import frozen
 from agent.llm.base import Message
 from agent.settings import host_code
 from agent.vcs import ledger
 from agent.vcs.gitcmd import Done, git_dir, run
+from sandbox.frozen import frozen
 
 SUBJECT_MAX = 72
 TYPES = (

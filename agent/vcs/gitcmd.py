@@ -11,7 +11,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from agent.frozen import frozen
+from sandbox.frozen import frozen
 
 
 @frozen

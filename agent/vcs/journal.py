@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import KilnError
-from agent.frozen import frozen
 from agent.vcs import ledger
 from agent.vcs.gitcmd import git_dir
 from agent.vcs.patches import diff_bytes, diff_from_bytes
+from sandbox.frozen import frozen
 
 # Objects kiln writes for the pre-images reach the disk before the apply writes anything;
 # "batch" makes that one flush for all of them (git >= 2.37; older gits ignore both).

@@ -12,9 +12,9 @@ import tempfile
 from pathlib import Path
 
 from agent.errors import KilnError
-from agent.frozen import frozen
 from agent.settings.host_code import host_env
 from agent.vcs.gitcmd import git_dir, run
+from sandbox.frozen import frozen
 
 SEP = "\x1f"
 TRAILER = re.compile(r"^Kiln-([A-Za-z]+): (.*)$", re.M)

@@ -11,6 +11,10 @@ fields set to their default), `__post_init__` called, fields compared in order, 
 instances of the very same class equal, `compare`, `hash` and `repr` of `field()`
 honoured, a method the class writes itself kept, and no field assigned or deleted once
 made. A class with an `InitVar` gets the generated `__init__` (it passes them on).
+
+It knows nothing of sandboxes: it lives in sandbox/, the package below all others, so that
+the sandbox's classes (the settings and the layout loaded before the container is asked
+for among them) and the agent's use the one.
 """
 
 from __future__ import annotations
