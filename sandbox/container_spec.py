@@ -13,6 +13,7 @@ from typing import Any
 
 from sandbox import gitstate, workspace
 from sandbox.base import SandboxConfig
+from sandbox.server_module import BOOT, MOUNTED_AT
 from sandbox.services import SERVICES
 from sandbox.sizes import parse_bytes
 
@@ -63,7 +64,11 @@ def container_spec(
     env: dict[str, str],
     labels: dict[str, Any],
     with_server: bool,
+    server_folder: Path | None = None,
 ) -> dict[str, Any]:
+    """The create request's body. `server_folder`: the command server's module, mounted
+    read-only for the server to import (sandbox/server_module.py); None: the server is
+    handed over as its source."""
     uid, gid = workspace.repo_owner(repo)
     memory = parse_bytes(config.memory)
     disk = parse_bytes(config.disk_limit)
@@ -75,7 +80,7 @@ def container_spec(
         "Memory": memory,
         "MemorySwap": memory,
         "NanoCpus": int(config.cpus * 1e9),
-        "Mounts": [workspace_mount, *_mounts(repo, layout, config)],
+        "Mounts": [workspace_mount, *_mounts(repo, layout, config, server_folder)],
         # The disk limit (sandbox/quota.py): no file grows past it, and what is not
         # the workspace or kiln's git dir is read-only but for /tmp and /var/tmp.
         "Ulimits": [{"Name": "fsize", "Soft": disk, "Hard": disk}],
@@ -104,21 +109,25 @@ def container_spec(
         # The command server starts with the container, on its attached stdin/stdout
         # (closed when kiln lets go: the server then stops what runs and exits). The
         # engine must not also copy every command's output into a container log.
-        spec.update(Cmd=launch_command(), OpenStdin=True, StdinOnce=True)
+        spec.update(Cmd=launch_command(server_folder is not None), OpenStdin=True, StdinOnce=True)
         spec.update(AttachStdin=True, AttachStdout=True, AttachStderr=True)
         host["LogConfig"] = {"Type": "none", "Config": {}}
     return spec
 
 
-def _mounts(repo: Path, layout: workspace.Layout, config: SandboxConfig) -> list[dict[str, Any]]:
+def _mounts(
+    repo: Path, layout: workspace.Layout, config: SandboxConfig, server_folder: Path | None
+) -> list[dict[str, Any]]:
     """Everything mounted besides the workspace: kiln's git dir, the commands' whole
-    outputs, the services' logs, the repository's objects (read-only), and /etc/hosts
-    without a network."""
+    outputs, the services' logs, the repository's objects (read-only), the command
+    server's module (read-only), and /etc/hosts without a network."""
     mounts = [
         _mount(gitstate.KILN_GIT, str(layout.kiln_git), "bind"),
         _mount(gitstate.OUTPUTS, str(layout.outputs), "bind", read_only=True),
         _mount(SERVICES, str(layout.services), "bind"),
     ]
+    if server_folder is not None:
+        mounts.append(_mount(MOUNTED_AT, str(server_folder), "bind", read_only=True))
     objects = gitstate.repo_objects(repo)
     if objects is not None:
         mounts.append(_mount(gitstate.KILN_OBJECTS, str(objects), "bind", read_only=True))
@@ -152,9 +161,10 @@ LAUNCH = (
 )
 
 
-def launch_command() -> list[str]:
-    """The container's Cmd that starts the server along with the container."""
-    return ["sh", "-c", LAUNCH, server_source()]
+def launch_command(server_mounted: bool) -> list[str]:
+    """The container's Cmd that starts the server along with the container: imported from
+    its mounted folder, or else handed over as its source."""
+    return ["sh", "-c", LAUNCH, BOOT if server_mounted else server_source()]
 
 
 def server_source() -> str:

@@ -733,8 +733,12 @@ def _ignore(_signum: int, _frame: object) -> None:
     pass
 
 
-if __name__ == "__main__":
+def main() -> None:
     try:
         Server().serve()
     except BrokenPipeError:  # kiln's end of the connection closed
         sys.exit(0)
+
+
+if __name__ == "__main__":  # handed over as a source (`python3 -c`), not imported
+    main()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sandbox import container_spec, engine, engine_api, setup, workspace
+from sandbox import container_spec, engine, engine_api, server_module, setup, workspace
 from sandbox.base import SandboxConfig, SandboxError
 from sandbox.config import sandbox_env
 from sandbox.engine_api import Engine, EngineError, Hijacked
@@ -120,7 +120,7 @@ class ContainerLaunch:
         spec = container_spec.container_spec(
             image=self.image, repo=self.repo, layout=self.layout, config=self.config,
             workspace_mount=workspace_mount, env=self.env(), labels=labels,
-            with_server=with_server,
+            with_server=with_server, server_folder=server_module.server_folder() if with_server else None,
         )  # fmt: skip
         name = f"kiln-{self.instance}-{self.recoveries}"
         waiting()

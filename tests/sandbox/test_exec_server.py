@@ -16,11 +16,13 @@ from tests.sandbox.conftest import PROCESS_LINES, until
 
 MakeSandbox = Callable[..., DockerSandbox]
 
-# Finds the server (a python3 with the handshake text in its source); the pattern is split so the
-# command's own `bash -c` line does not match itself.
+# Finds the server (a python3 importing it from its mounted folder, or handed its source,
+# which holds the handshake text); the patterns are split so the command's own `bash -c`
+# line does not match itself.
 KILL_SERVER = (
     "for p in /proc/[0-9]*; do grep -qx 'python3*' $p/comm 2>/dev/null && "
-    'grep -q "kiln-exec ""1" $p/cmdline 2>/dev/null && kill -9 ${p#/proc/}; done; echo done'
+    'grep -q -e "import exec""_server" -e "kiln-exec ""1" $p/cmdline 2>/dev/null && '
+    "kill -9 ${p#/proc/}; done; echo done"
 )
 
 
