@@ -6,6 +6,7 @@ person is asked even in full-auto, and `kiln run --apply` writes nothing without
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 from agent.tools.syntax import error_count, language_for
@@ -13,6 +14,9 @@ from agent.vcs.patches import parse_patches
 from sandbox.base import Sandbox, SandboxError
 
 SHOWN = 4
+_LAST: weakref.WeakKeyDictionary[Sandbox, tuple[tuple[str, str], tuple[str, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def unparsable_flags(repo: Path, diff: str, sandbox: Sandbox) -> tuple[str, ...]:
@@ -27,7 +31,18 @@ async def unparsable_flags(repo: Path, diff: str, sandbox: Sandbox) -> tuple[str
 
 async def broken_files(repo: Path, diff: str, sandbox: Sandbox) -> list[str]:
     """The diff's files that do not parse in the sandbox where `repo`'s version did (or
-    that are new)."""
+    that are new). The run's outcome and its apply both ask about the same diff: the
+    answer for a sandbox's last diff is kept (the diff fixes every changed file's bytes)."""
+    asked = (str(repo), diff)
+    last = _LAST.get(sandbox)
+    if last is not None and last[0] == asked:
+        return list(last[1])
+    broken = await _broken(repo, diff, sandbox)
+    _LAST[sandbox] = (asked, tuple(broken))
+    return broken
+
+
+async def _broken(repo: Path, diff: str, sandbox: Sandbox) -> list[str]:
     broken: list[str] = []
     for patch in parse_patches(diff):
         path = patch.new_path
