@@ -117,10 +117,11 @@ class ContainerLaunch:
             assert self.volume_name is not None
             workspace_mount = container_spec.overlay_volume(self.volume_name, self.overlay, labels)
         with_server = self.command_server
+        server = server_module.server_folder() if with_server else None
         spec = container_spec.container_spec(
             image=self.image, repo=self.repo, layout=self.layout, config=self.config,
             workspace_mount=workspace_mount, env=self.env(), labels=labels,
-            with_server=with_server, server_folder=server_module.server_folder() if with_server else None,
+            with_server=with_server, server_folder=server,
         )  # fmt: skip
         name = f"kiln-{self.instance}-{self.recoveries}"
         waiting()
