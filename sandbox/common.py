@@ -39,6 +39,9 @@ _TIMEOUT_EXIT = 124
 _KILLED_EXIT = 137
 # A process killed by SIGXFSZ: it wrote past the file size limit, which is the disk limit.
 _FILE_TOO_BIG_EXIT = 128 + 25
+# An overlay's upper dir with at most this many entries is looked through for files too
+# big for a diff on the event loop (about a millisecond at most); a bigger one by `find`.
+SMALL_UPPER = 500
 
 
 @frozen
@@ -433,7 +436,8 @@ class WorkspaceSandbox:
             if (current := self._current_snapshot()) is not None:
                 return current
             generation, quiet = self._generation, self._running == 0
-            _, out = await self._script(gitstate.snapshot_script())
+            any_big = self._may_hold_big_files()
+            _, out = await self._script(gitstate.snapshot_script(any_big=any_big))
             tree, paths, diff = gitstate.read_snapshot(out)
             snapshot = _Snapshot(
                 generation,
@@ -445,6 +449,18 @@ class WorkspaceSandbox:
             still = quiet and self._running == 0 and generation == self._generation
             self._snapshot = snapshot if still else None
             return snapshot
+
+    def _may_hold_big_files(self) -> bool:
+        """Whether the workspace may hold a file too big for a diff. Over an overlay, every
+        file a command wrote or changed is in its upper dir: kiln looks through that on the
+        host when it holds only a few entries (the repository's own files were weighed by
+        the baseline, and the add passes over those that did not change). A bigger upper
+        dir, or a copy, is looked through by the snapshot's own `find`."""
+        layout = self._need_layout()
+        if self.mode != "overlay":
+            return True
+        limit = gitstate.BIG_FILE_KB * 1024
+        return quota.holds_big_file(layout.upper, limit, SMALL_UPPER) is not False
 
     def checkpoint(self, label: str) -> Coroutine[Any, Any, str]:
         """Commit the workspace as it is at this call when its snapshot is current (the

@@ -69,6 +69,7 @@ _BIG_TO_BASELINE = (
 _ADD = f'{{ {_GIT} add -A . 2>/dev/null || {{ rm -f "$GIT_DIR/index" && {_GIT} add -A . ; }} ; }}'
 _ADD_ALL_BUT_BIG = f'{{ {_GIT} {_ADD_SOME} 2>/dev/null || {{ rm -f "$GIT_DIR/index" && {_GIT} {_ADD_SOME} ; }} ; }}'
 # The baseline is the person's repository as it is; only what commands write is weighed.
+# A snapshot adds the same way when no file is too big for a diff.
 _ADD_BASELINE = f"cd {WORKSPACE} && {_ADD}"
 _ADD_ALL = f"cd {WORKSPACE} && {{ {_FIND_BIG}; }} && {_ADD_ALL_BUT_BIG} && {_BIG_TO_BASELINE}"
 
@@ -108,12 +109,16 @@ def baseline_script() -> str:
     )
 
 
-def snapshot_script() -> str:
+def snapshot_script(*, any_big: bool = True) -> str:
     """One pass for what the loop asks after every step: prints the workspace's tree id,
     a newline, then (read_snapshot) one diff against the baseline, its raw records before
-    the binary patch. One `git add -A` and one diff instead of one per question."""
+    the binary patch. One `git add -A` and one diff instead of one per question.
+    `any_big=False`: kiln has found no file too big for a diff in the workspace
+    (WorkspaceSandbox._may_hold_big_files), so no `find` looks for one and nothing is
+    left out of the add."""
+    add = _ADD_ALL if any_big else _ADD_BASELINE
     return (
-        f"{_ADD_ALL} && {_GIT} write-tree && {_GIT} diff --cached --raw -z -p --binary -M "
+        f"{add} && {_GIT} write-tree && {_GIT} diff --cached --raw -z -p --binary -M "
         "--no-color --no-ext-diff --no-textconv refs/kiln/baseline"
     )
 

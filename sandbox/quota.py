@@ -63,6 +63,34 @@ def scan(root: Path, big_in: Path | None = None, big_bytes: int = 0) -> Usage:
     return Usage(total, frozenset(big))
 
 
+def holds_big_file(root: Path, big_bytes: int, most: int) -> bool | None:
+    """Whether a regular file under `root` is over `big_bytes`; None when `root` holds
+    more than `most` entries, too many to look through at once."""
+    seen = 0
+    stack = [str(root)]
+    while stack:
+        try:
+            entries = os.scandir(stack.pop())
+        except OSError:  # vanished meanwhile, or not ours to read
+            continue
+        with entries:
+            for entry in entries:
+                seen += 1
+                if seen > most:
+                    return None
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif (
+                        entry.is_file(follow_symlinks=False)
+                        and entry.stat(follow_symlinks=False).st_size > big_bytes
+                    ):
+                        return True
+                except OSError:
+                    continue
+    return False
+
+
 class DiskQuotaHit(Exception):
     """The command was stopped because the workspace grew past the limit."""
 

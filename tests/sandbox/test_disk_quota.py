@@ -12,7 +12,7 @@ import pytest
 from agent.tools.shell import describe_exec
 from sandbox.common import WorkspaceSandbox
 from sandbox.output import OutputCapture
-from sandbox.quota import scan
+from sandbox.quota import holds_big_file, scan
 from tests.sandbox.conftest import backend_params
 
 MakeSandbox = Callable[..., WorkspaceSandbox]
@@ -67,3 +67,35 @@ def test_the_output_file_keeps_only_its_cap(tmp_path: Path) -> None:
     assert truncated and path is not None
     assert Path(path).stat().st_size == 1000
     assert "its first 1000 bytes" in text and capture.total == 10_000
+
+
+def test_a_look_for_big_files_says_when_there_are_too_many_to_look_through(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    (tmp_path / "deep" / "er" / "small").write_bytes(b"x" * 10)
+    assert holds_big_file(tmp_path, 100, most=10) is False
+    with (tmp_path / "deep" / "er" / "big").open("wb") as big:
+        big.truncate(101)  # sparse: its size, not its blocks, is what counts
+    (tmp_path / "link").symlink_to(tmp_path / "deep" / "er" / "big")  # never followed
+    assert holds_big_file(tmp_path, 100, most=10) is True
+    assert holds_big_file(tmp_path, 101, most=10) is False
+    for n in range(10):
+        (tmp_path / f"f{n}").write_bytes(b"")
+    assert holds_big_file(tmp_path, 101, most=10) is None
+
+
+@pytest.mark.parametrize("backend", backend_params())
+async def test_a_big_file_the_repository_holds_stays_out_of_every_diff(
+    repo: Path, make_sandbox: MakeSandbox, backend: str
+) -> None:
+    with (repo / "data.raw").open("wb") as data:  # untracked, not ignored, over 50 MB
+        data.truncate(60 * MB)
+    sandbox = make_sandbox(repo, backend)
+    await sandbox.start()
+    await sandbox.write_file("src/app.py", b"def add(a, b):\n    return b + a\n")
+    assert await sandbox.changed_files() == ["src/app.py"]
+    assert "data.raw" not in await sandbox.diff()
+    grown = await sandbox.exec("truncate -s 70M data.raw && echo ok")  # changed, still big
+    assert grown.output == "ok\n"
+    assert await sandbox.changed_files() == ["src/app.py"]
