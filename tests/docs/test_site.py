@@ -22,17 +22,33 @@ ROOT = Path(__file__).resolve().parents[2]
 import_or_skip_locally("mkdocs", "the docs extra: pip install -e '.[docs]', as .ci/setup does")
 
 
+def strict_build(root: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of the site at `root`, as CI runs it. Never with --quiet:
+    mkdocs counts the warnings strict mode fails on only where it logs them."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict",
+         "-f", str(root / "mkdocs.yml"), "-d", str(out)],
+        capture_output=True, text=True, cwd=root, env=env, timeout=120,
+    )  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
-         "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
-    )  # fmt: skip
+    built = strict_build(ROOT, out)
     assert built.returncode == 0, built.stdout + built.stderr
     return out
+
+
+def test_a_broken_link_fails_the_strict_build(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path)
+    with (tmp_path / "docs" / "cost.md").open("a") as page:
+        page.write("\nSee [the page that is not there](nowhere.md).\n")
+    built = strict_build(tmp_path, tmp_path / "site")
+    assert built.returncode != 0
+    assert "'nowhere.md', but the target is not found" in built.stdout + built.stderr
 
 
 def chromium() -> str:
