@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from sandbox.frozen import frozen
@@ -36,59 +37,58 @@ def scan(root: Path, big_in: Path | None = None, big_bytes: int = 0) -> Usage:
     big: set[str] = set()
     seen: set[tuple[int, int]] = set()
     prefix = f"{big_in}/" if big_in is not None else ""
-    stack = [str(root)]
-    while stack:
+    for entry in _entries(root):
         try:
-            entries = os.scandir(stack.pop())
-        except OSError:  # vanished meanwhile, or not ours to read
+            if entry.is_dir(follow_symlinks=False):
+                continue
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
             continue
-        with entries:
-            for entry in entries:
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-                    continue
-                if info.st_nlink > 1:
-                    key = (info.st_dev, info.st_ino)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                total += info.st_blocks * 512
-                is_big = info.st_size > big_bytes and stat.S_ISREG(info.st_mode)
-                if prefix and is_big and entry.path.startswith(prefix):
-                    big.add(entry.path.removeprefix(prefix))
+        if info.st_nlink > 1:
+            key = (info.st_dev, info.st_ino)
+            if key in seen:
+                continue
+            seen.add(key)
+        total += info.st_blocks * 512
+        is_big = info.st_size > big_bytes and stat.S_ISREG(info.st_mode)
+        if prefix and is_big and entry.path.startswith(prefix):
+            big.add(entry.path.removeprefix(prefix))
     return Usage(total, frozenset(big))
 
 
 def holds_big_file(root: Path, big_bytes: int, most: int) -> bool | None:
     """Whether a regular file under `root` is over `big_bytes`; None when `root` holds
     more than `most` entries, too many to look through at once."""
-    seen = 0
+    for seen, entry in enumerate(_entries(root), 1):
+        if seen > most:
+            return None
+        try:
+            if entry.is_file(follow_symlinks=False) and (
+                entry.stat(follow_symlinks=False).st_size > big_bytes
+            ):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _entries(root: Path) -> Iterator[os.DirEntry[str]]:
+    """Every entry under `root`, folders too, depth first; no link is followed, and a
+    folder that vanished meanwhile, or is not ours to read, is passed over."""
     stack = [str(root)]
     while stack:
         try:
             entries = os.scandir(stack.pop())
-        except OSError:  # vanished meanwhile, or not ours to read
+        except OSError:
             continue
         with entries:
             for entry in entries:
-                seen += 1
-                if seen > most:
-                    return None
+                yield entry
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)
-                    elif (
-                        entry.is_file(follow_symlinks=False)
-                        and entry.stat(follow_symlinks=False).st_size > big_bytes
-                    ):
-                        return True
                 except OSError:
                     continue
-    return False
 
 
 class DiskQuotaHit(Exception):
