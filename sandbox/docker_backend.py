@@ -131,8 +131,8 @@ class DockerSandbox(WorkspaceSandbox):
             made.stream = None
 
     async def close(self) -> None:
-        if self._early is not None:  # a launch start() never took: what it made goes
-            await asyncio.to_thread(self._early.abandon)
+        if self._early is not None and not self._early.settled:  # start() never took it
+            await asyncio.to_thread(self._early.abandon)  # what it made goes
         self._stop_background_snapshot()
         await self.idle_watch.stop()
         self._drop_channel()  # the server kills whatever still runs, then exits

@@ -192,6 +192,11 @@ class EarlyLaunch:
             raise
         return self.launch
 
+    @property
+    def settled(self) -> bool:
+        """Taken or abandoned already: `abandon` has nothing left to do."""
+        return self._taken
+
     def take(self) -> ContainerLaunch:
         """The launch, once it has ended (blocks); its failure is raised here."""
         self._taken = True
@@ -199,7 +204,7 @@ class EarlyLaunch:
 
     def abandon(self) -> None:
         """No sandbox will take it: remove whatever it made."""
-        if self._taken:
+        if self.settled:
             return
         self._taken = True
         self.cancel.set()

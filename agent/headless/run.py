@@ -162,7 +162,7 @@ async def run_headless(
             await session.close()
         if made and (session is None or session.sandbox is not made[-1]):
             await made[-1].close()  # it did not start, so the session never took it
-        if early is not None:  # no sandbox took it (it failed before): what it made goes
+        if early is not None and not early.settled:  # no sandbox took it: what it made goes
             await asyncio.to_thread(early.abandon)
 
 
